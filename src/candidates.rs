@@ -1,0 +1,147 @@
+//! Candidates: the set of answers still possible, as a bitset over answer ids, and
+//! partitioning a set into buckets by the feedback of one guess.
+//!
+//! The set lives in a `bitvec` `BitVec<u64, Lsb0>` for its API, but hot loops touch
+//! only the raw `u64` words (`as_raw_slice`): bitvec's per-bit iterators are 10-100x
+//! slower there. The exact solver works on sorted id lists instead (see
+//! `search/mod.rs` for why); [`Candidates::ids`] converts.
+
+use crate::feedback::FEEDBACKS;
+use crate::game::{AnswerId, GuessId};
+use crate::table::FeedbackTable;
+use bitvec::prelude::*;
+
+/// A set of answer ids.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Candidates {
+    bits: BitVec<u64, Lsb0>,
+}
+
+impl Candidates {
+    /// Every answer of a game with `n` answers.
+    pub fn all(n: usize) -> Candidates {
+        Candidates {
+            bits: BitVec::repeat(true, n),
+        }
+    }
+
+    /// No answer, over a universe of `n` answers.
+    pub fn none(n: usize) -> Candidates {
+        Candidates {
+            bits: BitVec::repeat(false, n),
+        }
+    }
+
+    pub fn from_ids(n: usize, ids: &[AnswerId]) -> Candidates {
+        let mut c = Candidates::none(n);
+        for &a in ids {
+            c.insert(a);
+        }
+        c
+    }
+
+    pub fn insert(&mut self, a: AnswerId) {
+        self.bits.set(a as usize, true);
+    }
+
+    pub fn contains(&self, a: AnswerId) -> bool {
+        self.bits[a as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.bits
+            .as_raw_slice()
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bits.as_raw_slice().iter().all(|&w| w == 0)
+    }
+
+    /// The ids in increasing order.
+    pub fn ids(&self) -> Vec<AnswerId> {
+        let mut out = Vec::with_capacity(self.len());
+        for (i, &word) in self.bits.as_raw_slice().iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                out.push((i * 64 + w.trailing_zeros() as usize) as AnswerId);
+                w &= w - 1;
+            }
+        }
+        out
+    }
+
+    /// Keeps only the answers that give `feedback` to `guess`.
+    pub fn keep_feedback(&mut self, table: &FeedbackTable, guess: GuessId, feedback: u8) {
+        let row = table.row(guess);
+        for (i, word) in self.bits.as_raw_mut_slice().iter_mut().enumerate() {
+            let mut w = *word;
+            while w != 0 {
+                let bit = w.trailing_zeros() as usize;
+                if row[i * 64 + bit] != feedback {
+                    *word &= !(1u64 << bit);
+                }
+                w &= w - 1;
+            }
+        }
+    }
+}
+
+/// Counts how many of `ids` fall in each bucket of `guess`, into `counts` (which must
+/// be zeroed). Returns the number of non-empty buckets.
+#[inline]
+pub fn count_buckets(
+    table: &FeedbackTable,
+    guess: GuessId,
+    ids: &[AnswerId],
+    counts: &mut [u32; FEEDBACKS],
+) -> usize {
+    let row = table.row(guess);
+    let mut buckets = 0;
+    for &a in ids {
+        let c = &mut counts[row[a as usize] as usize];
+        buckets += (*c == 0) as usize;
+        *c += 1;
+    }
+    buckets
+}
+
+/// Splits sorted `ids` into buckets by the feedback of `guess`; each bucket keeps the
+/// ids sorted. Returns `(feedback, bucket)` pairs in feedback order.
+pub fn partition(
+    table: &FeedbackTable,
+    guess: GuessId,
+    ids: &[AnswerId],
+) -> Vec<(u8, Vec<AnswerId>)> {
+    let row = table.row(guess);
+    let mut buckets: Vec<Vec<AnswerId>> = vec![Vec::new(); FEEDBACKS];
+    for &a in ids {
+        buckets[row[a as usize] as usize].push(a);
+    }
+    let out: Vec<(u8, Vec<AnswerId>)> = buckets
+        .into_iter()
+        .enumerate()
+        .filter(|(_, b)| !b.is_empty())
+        .map(|(f, b)| (f as u8, b))
+        .collect();
+    debug_assert_eq!(out.iter().map(|(_, b)| b.len()).sum::<usize>(), ids.len());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_across_word_boundaries() {
+        let ids = vec![0, 63, 64, 65, 127, 128, 199];
+        let c = Candidates::from_ids(200, &ids);
+        assert_eq!(c.ids(), ids);
+        assert_eq!(c.len(), 7);
+        assert!(c.contains(64) && !c.contains(66));
+        assert!(Candidates::none(70).is_empty());
+        assert_eq!(Candidates::all(70).len(), 70);
+    }
+}

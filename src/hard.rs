@@ -1,0 +1,115 @@
+//! Hard mode: what the history has revealed, and which guesses it still allows.
+//!
+//! The game's rule (SPEC.md): every green letter must stay in its place, and every
+//! green or yellow letter must appear in later guesses at least as many times as it
+//! was revealed; gray letters may be reused. [`Revealed`] holds exactly that: the
+//! fixed letter per position and the least count per letter. It only ever tightens
+//! along a history, and every candidate answer is always allowed (an answer that
+//! gave the feedback satisfies what it revealed). It is part of the exact solver's
+//! memo key in hard mode, since two histories with the same candidates but different
+//! revealed letters allow different guesses.
+
+use crate::feedback::Feedback;
+use crate::word::Word;
+
+/// What a hard-mode history has revealed. `Default` is the empty history.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Revealed {
+    /// `letter + 1` fixed at each position, or 0.
+    greens: [u8; 5],
+    /// The least number of copies each letter must have in later guesses.
+    min_count: [u8; 26],
+}
+
+impl Revealed {
+    /// True when `guess` obeys everything revealed so far.
+    #[inline]
+    pub fn allows(&self, guess: Word) -> bool {
+        for i in 0..5 {
+            if self.greens[i] != 0 && self.greens[i] != guess.letter(i) + 1 {
+                return false;
+            }
+        }
+        let mut counts = [0u8; 26];
+        for i in 0..5 {
+            counts[guess.letter(i) as usize] += 1;
+        }
+        self.min_count.iter().zip(&counts).all(|(m, c)| c >= m)
+    }
+
+    /// What is revealed after also playing `guess` and seeing `feedback`.
+    pub fn after(&self, guess: Word, feedback: Feedback) -> Revealed {
+        let mut next = *self;
+        let mut shown = [0u8; 26];
+        for i in 0..5 {
+            let c = feedback.colour(i);
+            if c == 2 {
+                next.greens[i] = guess.letter(i) + 1;
+            }
+            if c > 0 {
+                shown[guess.letter(i) as usize] += 1;
+            }
+        }
+        for (m, s) in next.min_count.iter_mut().zip(shown) {
+            *m = (*m).max(s);
+        }
+        next
+    }
+
+    /// A compact, exact encoding (for memo keys): 5 x 5 bits of greens, then 26 x 3
+    /// bits of least counts (a count is at most 5).
+    pub fn key(&self) -> u128 {
+        let mut k = 0u128;
+        for &g in &self.greens {
+            k = k << 5 | g as u128;
+        }
+        for &m in &self.min_count {
+            k = k << 3 | m as u128;
+        }
+        k
+    }
+
+    /// Explains why `guess` is not allowed, for error messages.
+    pub fn violation(&self, guess: Word) -> Option<String> {
+        for i in 0..5 {
+            if self.greens[i] != 0 && self.greens[i] != guess.letter(i) + 1 {
+                let l = (b'a' + self.greens[i] - 1) as char;
+                return Some(format!("position {} must be '{l}'", i + 1));
+            }
+        }
+        for (l, &m) in self.min_count.iter().enumerate() {
+            let have = (0..5).filter(|&i| guess.letter(i) as usize == l).count() as u8;
+            if have < m {
+                let l = (b'a' + l as u8) as char;
+                return Some(format!("must contain '{l}' at least {m} time(s)"));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn w(s: &str) -> Word {
+        Word::parse(s).unwrap()
+    }
+
+    #[test]
+    fn greens_stay_and_yellows_are_used() {
+        let r = Revealed::default().after(w("salet"), Feedback::parse("GYBBB").unwrap());
+        assert!(r.allows(w("sauna")));
+        assert!(!r.allows(w("fauna")), "green s must stay");
+        assert!(!r.allows(w("sloop")), "yellow a must be used");
+        assert!(r.allows(w("salsa")), "gray letters may be reused");
+        assert!(r.violation(w("sloop")).unwrap().contains("'a'"));
+    }
+
+    #[test]
+    fn repeated_yellows_need_as_many_copies() {
+        let r = Revealed::default().after(w("eerie"), Feedback::parse("YYBBB").unwrap());
+        assert!(r.allows(w("geese")));
+        assert!(!r.allows(w("tenor")));
+    }
+}

@@ -1,0 +1,40 @@
+//! wordle-tree: provably optimal Wordle strategies.
+//!
+//! Module map:
+//! - [`word`]: `Word` and word-list loading with line-accurate errors.
+//! - [`game`]: answers, allowed guesses (their union), ids, list checksum.
+//! - [`feedback`]: the colours of a guess against an answer; the only place that
+//!   knows the duplicate-letter rule.
+//! - [`table`]: the guess x answer feedback table, built once in parallel.
+//! - [`candidates`]: sets of candidates and partitioning them into buckets.
+//! - [`hard`]: what a hard-mode history revealed and which guesses it allows.
+//! - [`analysis`]: one-level metrics (`rank`) and heuristic players (`simulate`).
+//! - [`search`]: the exact branch-and-bound solver, its bounds and table.
+//! - [`tree`]: decision trees, replay and verification.
+//! - [`format`]: the binary tree file and the text exports.
+//!
+//! Glossary (one name per concept): a **guess** is a word played; an **answer** is a
+//! word that can be hidden; **feedback** is the colours a guess gets (green, yellow,
+//! gray); the **candidates** are the answers still consistent with the feedback seen;
+//! a **bucket** is the candidates sharing one feedback for a guess, and the buckets
+//! of a guess are its **partition**; a **tree** is a strategy, made of **nodes**, the
+//! first guess being the **opener**; the **cost** of a tree is the total number of
+//! guesses over all answers, and the **depth** of an answer is the guesses it needs.
+//! Arguments are always in the order (guess, answer).
+
+pub mod analysis;
+pub mod candidates;
+pub mod cli;
+pub mod feedback;
+pub mod format;
+pub mod game;
+pub mod hard;
+pub mod search;
+pub mod table;
+pub mod tree;
+pub mod word;
+
+pub use feedback::Feedback;
+pub use game::{Game, ListSource};
+pub use table::FeedbackTable;
+pub use word::Word;

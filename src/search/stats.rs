@@ -1,0 +1,37 @@
+//! Search counters. Each worker counts into its own [`Counters`] (no shared atomics in
+//! the hot path); they are summed when a task ends.
+
+use std::ops::AddAssign;
+
+/// What one search did.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Counters {
+    /// States expanded: table misses that went on to scan guesses.
+    pub states: u64,
+    /// Table probes made.
+    pub probes: u64,
+    /// Probes that settled the state without search.
+    pub hits: u64,
+    /// Guesses whose buckets were actually searched.
+    pub expansions: u64,
+}
+
+impl AddAssign for Counters {
+    fn add_assign(&mut self, o: Counters) {
+        self.states += o.states;
+        self.probes += o.probes;
+        self.hits += o.hits;
+        self.expansions += o.expansions;
+    }
+}
+
+impl Counters {
+    /// Fraction of probes that were hits.
+    pub fn hit_rate(&self) -> f64 {
+        if self.probes == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.probes as f64
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The transposition table: proved facts about states, shared by all threads.
+//!
+//! Key: the full sorted candidate list, the guesses left, and (hard mode) the
+//! revealed-letter key. The map is indexed by a 64-bit hash of that key, but every
+//! entry keeps its full key and a probe compares it, so a hash collision can never
+//! corrupt a proof. Values are [`Bound::Exact`] (with the best guess) or
+//! [`Bound::Lower`].
+//!
+//! Memory: each entry is charged its candidate list plus a fixed overhead; when the
+//! total passes the limit, entries with few candidates (cheap to recompute) are
+//! evicted first, then everything. Guards are never held across a call out of this
+//! module: values are copied out (deadlock rule for dashmap under rayon).
+
+use crate::game::{AnswerId, GuessId};
+use dashmap::DashMap;
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What is proved about a state's cost.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The cost is exactly this, reached by this guess.
+    Exact(u32, GuessId),
+    /// The cost is at least this.
+    Lower(u32),
+}
+
+struct Entry {
+    ids: Box<[AnswerId]>,
+    left: u8,
+    hard_key: u128,
+    bound: Bound,
+}
+
+const ENTRY_OVERHEAD: usize = 64;
+
+pub struct Table {
+    map: DashMap<u64, Vec<Entry>, ahash::RandomState>,
+    hasher: ahash::RandomState,
+    bytes: AtomicUsize,
+    limit: usize,
+    enabled: bool,
+}
+
+impl Table {
+    /// A table holding at most about `limit` bytes; `enabled = false` makes every
+    /// probe miss and every store a no-op (for table on == table off tests).
+    pub fn new(limit: usize, enabled: bool) -> Table {
+        let seeds = ahash::RandomState::with_seeds(1, 2, 3, 4);
+        Table {
+            map: DashMap::with_hasher(seeds.clone()),
+            hasher: seeds,
+            bytes: AtomicUsize::new(0),
+            limit,
+            enabled,
+        }
+    }
+
+    fn hash(&self, ids: &[AnswerId], left: u8, hard_key: u128) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        ids.hash(&mut h);
+        left.hash(&mut h);
+        hard_key.hash(&mut h);
+        h.finish()
+    }
+
+    pub fn probe(&self, ids: &[AnswerId], left: u8, hard_key: u128) -> Option<Bound> {
+        if !self.enabled {
+            return None;
+        }
+        let h = self.hash(ids, left, hard_key);
+        let bucket = self.map.get(&h)?;
+        let found = bucket
+            .iter()
+            .find(|e| e.left == left && e.hard_key == hard_key && *e.ids == *ids)
+            .map(|e| e.bound);
+        drop(bucket);
+        found
+    }
+
+    /// Records `bound`. An exact value replaces anything; a lower bound replaces only a
+    /// weaker lower bound.
+    pub fn store(&self, ids: &[AnswerId], left: u8, hard_key: u128, bound: Bound) {
+        if !self.enabled {
+            return;
+        }
+        let h = self.hash(ids, left, hard_key);
+        let mut added = 0;
+        {
+            let mut bucket = self.map.entry(h).or_default();
+            match bucket
+                .iter_mut()
+                .find(|e| e.left == left && e.hard_key == hard_key && *e.ids == *ids)
+            {
+                Some(e) => match (e.bound, bound) {
+                    (Bound::Exact(..), _) => {}
+                    (Bound::Lower(old), Bound::Lower(new)) if old >= new => {}
+                    _ => e.bound = bound,
+                },
+                None => {
+                    bucket.push(Entry {
+                        ids: ids.into(),
+                        left,
+                        hard_key,
+                        bound,
+                    });
+                    added = ENTRY_OVERHEAD + 2 * ids.len();
+                }
+            }
+        }
+        if added > 0 && self.bytes.fetch_add(added, Ordering::Relaxed) + added > self.limit {
+            self.evict();
+        }
+    }
+
+    /// Frees memory: drops entries of up to 8 candidates, then, if that was not
+    /// enough to get under half the limit, everything.
+    fn evict(&self) {
+        self.map.retain(|_, bucket| {
+            bucket.retain(|e| e.ids.len() > 8);
+            !bucket.is_empty()
+        });
+        let mut bytes: usize = self
+            .map
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .map(|e| ENTRY_OVERHEAD + 2 * e.ids.len())
+                    .sum::<usize>()
+            })
+            .sum();
+        if bytes > self.limit / 2 {
+            self.map.clear();
+            bytes = 0;
+        }
+        self.bytes.store(bytes, Ordering::Relaxed);
+    }
+
+    pub fn len(&self) -> usize {
+        self.map.iter().map(|b| b.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Approximate bytes held.
+    pub fn bytes(&self) -> usize {
+        self.bytes.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_key_is_compared() {
+        let t = Table::new(1 << 20, true);
+        t.store(&[1, 2, 3], 4, 0, Bound::Exact(6, 1));
+        assert_eq!(t.probe(&[1, 2, 3], 4, 0), Some(Bound::Exact(6, 1)));
+        assert_eq!(t.probe(&[1, 2, 3], 3, 0), None);
+        assert_eq!(t.probe(&[1, 2, 4], 4, 0), None);
+        assert_eq!(t.probe(&[1, 2, 3], 4, 7), None);
+    }
+
+    #[test]
+    fn exact_is_never_weakened() {
+        let t = Table::new(1 << 20, true);
+        t.store(&[1, 2, 3], 4, 0, Bound::Lower(5));
+        t.store(&[1, 2, 3], 4, 0, Bound::Lower(4));
+        assert_eq!(t.probe(&[1, 2, 3], 4, 0), Some(Bound::Lower(5)));
+        t.store(&[1, 2, 3], 4, 0, Bound::Exact(6, 2));
+        t.store(&[1, 2, 3], 4, 0, Bound::Lower(7));
+        assert_eq!(t.probe(&[1, 2, 3], 4, 0), Some(Bound::Exact(6, 2)));
+    }
+
+    #[test]
+    fn eviction_keeps_memory_bounded() {
+        let t = Table::new(4096, true);
+        for i in 0..1000u16 {
+            t.store(&[i, i + 1, i + 2], 3, 0, Bound::Lower(5));
+        }
+        assert!(t.bytes() <= 4096 + ENTRY_OVERHEAD + 6);
+    }
+}
