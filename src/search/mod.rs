@@ -80,6 +80,15 @@ pub enum SolveError {
     Interrupted,
 }
 
+/// The cost of an opener under a cutoff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenerCost {
+    /// The exact least total (below the cutoff).
+    Exact(u64),
+    /// A proved lower bound, at least the cutoff.
+    AtLeast(u64),
+}
+
 /// Scratch for one depth of the search.
 #[derive(Default)]
 struct Level {
@@ -268,6 +277,59 @@ impl<'a> Solver<'a> {
         branches.sort_by_key(|(f, _)| *f);
         self.check_stop()?;
         Ok((total, Node { guess, branches }))
+    }
+
+    /// The least total cost from `opener` over all answers if it is below `cutoff`,
+    /// else a proved lower bound `>= cutoff` ([`OpenerCost::AtLeast`]). Serial, so the
+    /// cutoff tightens bucket by bucket; run many openers in parallel instead.
+    pub fn opener_cost(&self, opener: GuessId, cutoff: u64) -> Result<OpenerCost, SolveError> {
+        let ids: Vec<AnswerId> = (0..self.game.n_answers() as AnswerId).collect();
+        let left = self.config.max_guesses;
+        let word = self.game.guesses[opener as usize];
+        let mut buckets: Vec<(u8, Vec<AnswerId>)> = partition(self.table, opener, &ids)
+            .into_iter()
+            .filter(|(f, _)| !Feedback(*f).is_all_green())
+            .collect();
+        if left <= 1 && !buckets.is_empty() {
+            return Ok(OpenerCost::AtLeast(INFEASIBLE as u64));
+        }
+        buckets.sort_by_key(|(_, b)| b.len());
+        let bounds: Vec<u64> = buckets
+            .iter()
+            .map(|(_, b)| size_bound(b.len(), left - 1) as u64)
+            .collect();
+        let mut acc = ids.len() as u64;
+        let mut rest: u64 = bounds.iter().sum();
+        if acc + rest >= cutoff {
+            return Ok(OpenerCost::AtLeast(acc + rest));
+        }
+        let mut levels = new_levels(left);
+        let mut ctr = Counters::default();
+        for ((f, b), lb) in buckets.iter().zip(&bounds) {
+            rest -= lb;
+            let beta = (cutoff - acc - rest).min(INFEASIBLE as u64) as u32;
+            let next = self.after(&Revealed::default(), word, *f);
+            let (v, _) = self.search(
+                b,
+                left - 1,
+                &next,
+                &self.all_guesses,
+                beta,
+                &mut levels,
+                &mut ctr,
+            );
+            acc += v as u64;
+            if acc + rest >= cutoff {
+                break;
+            }
+        }
+        *self.totals.lock().unwrap() += ctr;
+        self.check_stop()?;
+        Ok(if acc + rest >= cutoff {
+            OpenerCost::AtLeast(acc + rest)
+        } else {
+            OpenerCost::Exact(acc)
+        })
     }
 
     fn after(&self, revealed: &Revealed, guess: crate::word::Word, f: u8) -> Revealed {
