@@ -91,19 +91,19 @@ pub enum OpenerCost {
 
 /// Scratch for one depth of the search.
 #[derive(Default)]
-struct Level {
-    counts: Vec<u32>,
+pub(crate) struct Level {
+    pub(crate) counts: Vec<u32>,
     /// Packed `(bound << 44 | sum of squares << 16 | guess)`, sorted ascending.
-    order: Vec<u64>,
+    pub(crate) order: Vec<u64>,
     /// The candidates, regrouped bucket by bucket for the guess being expanded.
-    buf: Vec<AnswerId>,
+    pub(crate) buf: Vec<AnswerId>,
     /// Non-green buckets of the guess being expanded: (start, size, feedback, bound).
-    buckets: Vec<(u32, u32, u8, u32)>,
+    pub(crate) buckets: Vec<(u32, u32, u8, u32)>,
     /// Hard mode: the guesses allowed at this state.
-    allowed: Vec<GuessId>,
+    pub(crate) allowed: Vec<GuessId>,
 }
 
-fn new_levels(max_guesses: u8) -> Vec<Level> {
+pub(crate) fn new_levels(max_guesses: u8) -> Vec<Level> {
     (0..=max_guesses as usize + 1)
         .map(|_| Level {
             counts: vec![0; FEEDBACKS],
@@ -164,7 +164,7 @@ impl<'a> Solver<'a> {
         (self.tt.len(), self.tt.bytes())
     }
 
-    fn hard_key(&self, revealed: &Revealed) -> u128 {
+    pub(crate) fn hard_key(&self, revealed: &Revealed) -> u128 {
         if self.config.hard {
             revealed.key()
         } else {
@@ -332,7 +332,7 @@ impl<'a> Solver<'a> {
         })
     }
 
-    fn after(&self, revealed: &Revealed, guess: crate::word::Word, f: u8) -> Revealed {
+    pub(crate) fn after(&self, revealed: &Revealed, guess: crate::word::Word, f: u8) -> Revealed {
         if self.config.hard {
             revealed.after(guess, Feedback(f))
         } else {
@@ -514,7 +514,7 @@ impl<'a> Solver<'a> {
     /// The number of buckets `guess` makes on `ids`, the sum of squared bucket sizes,
     /// and whether it is a candidate. Leaves `counts` zeroed.
     #[inline]
-    fn bucket_count(
+    pub(crate) fn bucket_count(
         &self,
         guess: GuessId,
         ids: &[AnswerId],
