@@ -370,6 +370,7 @@ fn solve(
         hard: ctx.hard,
         memory_limit: memory << 20,
         use_table: true,
+        ..Config::default()
     };
     let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
     let bar = progress_bar(ctx.quiet, "solve");
@@ -537,11 +538,12 @@ fn bench(ctx: &Ctx, full: bool) -> Result<ExitCode> {
         let (total, _) = solver.solve_opener(g, &|_, _, _| {})?;
         let c = solver.counters();
         println!(
-            "solve {opener} ({}): total {total} in {:.3} s; states {}; expansions {}; table hit rate {:.1}%; table {} entries",
+            "solve {opener} ({}): total {total} in {:.3} s; states {}; expansions {}; scanned pairs {}; table hit rate {:.1}%; table {} entries",
             mode_name(hard),
             t.elapsed().as_secs_f64(),
             c.states,
             c.expansions,
+            c.scanned,
             100.0 * c.hit_rate(),
             solver.table_size().0
         );

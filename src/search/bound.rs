@@ -1,60 +1,189 @@
-//! Lower bounds on the cost of a state, each admissible (never above the true cost).
+//! What the search minimises ([`Objective`]) and lower bounds on it, each admissible
+//! (never above the true cost).
 //!
-//! Notation: a state has `n` candidates and `left` guesses still allowed; its cost is
-//! the total number of guesses, counted from this node, needed to find every candidate.
+//! **Objective.** Every guess costs `unit` for each candidate it is played for (unit 1:
+//! total guesses; unit 0: only feasibility matters). Optionally, each *counted*
+//! candidate (not in `exempt`) still unfound when `left == over_left` (i.e. needing
+//! more than D guesses, `over_left = max_guesses - D`) costs `penalty` once. So:
+//! * `solve`: unit 1, no penalty;
+//! * `check --max-guesses D`: unit 0, no penalty, max_guesses D: cost 0 or infeasible;
+//! * `check --min-over D`: unit 1, penalty 2^17 (above any total), so cost =
+//!   2^17 x (answers over D) + total, minimised lexicographically;
+//! * `check --except`: unit 0, penalty 1, the listed answers exempt.
 //!
-//! * **Size bound** `2n - 1`: every candidate needs at least one guess, and at most
-//!   one candidate (the guess itself) is found with exactly one; every other candidate
-//!   needs at least two. So cost >= 1 + 2(n - 1).
-//! * **Per-guess bound** `3n - k - c`, for a guess that makes `k` buckets on the state
-//!   and is itself a candidate (`c = 1`) or not (`c = 0`): the guess is paid by all `n`
-//!   candidates, and each non-green bucket of size `m` costs at least `2m - 1` (size
-//!   bound one level down). Summing over the `k - c` non-green buckets, which hold
-//!   `n - c` candidates: `n + 2(n - c) - (k - c) = 3n - k - c`. It is exact when every
-//!   bucket has at most two candidates (buckets of one and two cost 1 and 3) and at
-//!   least two guesses remain after this one, or when all buckets are singletons.
-//! * **No perfect candidate** `2n`: if no candidate splits the state into singletons,
-//!   every candidate guess has `k <= n - 1` so its bound is at least `3n - (n-1) - 1`
-//!   = `2n`, and every non-candidate has `k <= n` so at least `3n - n` = `2n`.
-//! * **Two guesses left**: the second guess must find every candidate, so the first
-//!   must split the state into singletons: cost `2n - 1` with a perfect candidate,
-//!   `2n` with only a perfect non-candidate, otherwise infeasible.
+//! Write `t_l(w) = pen(l, w)`: the penalty paid by `w` counted candidates at a node
+//! with `l` guesses left. For a state of `n` candidates, `w` of them counted, `l` left:
+//! * **Size bound** `unit(2n - 1) + pen(l, w) + pen(l-1, w - [w > 0])`: every
+//!   candidate pays the guess here; at most one is found here, so all others pay a
+//!   guess one level down, and at least `w - 1` counted ones reach that level.
+//!   (unit 1, no penalty: the classic `2n - 1`.)
+//! * **Per-guess bound**, for a guess making `k` buckets, being a candidate (`c`,
+//!   counted `cw`): `unit(3n - k - c) + pen(l, w) + pen(l-1, w - cw) + pen(l-2,
+//!   w - k)`. The unit part: `n` here, plus `2m - 1` for each non-green bucket of size
+//!   `m` (size bound one level down), summed over `k - c` buckets holding `n - c`
+//!   candidates. The penalty part: at most `cw` counted candidates are found here and
+//!   at most `k` within two guesses (one per bucket). It is exact when every bucket is
+//!   a singleton (a perfect split), and then also optimal if it meets the size bound.
+//! * **Two guesses left**: only a perfect split can finish, so any other guess is
+//!   infeasible; with one guess left, more than one candidate is infeasible.
 //!
-//! Tests in `tests/solver.rs` check every bound against exact values on random small
-//! states.
+//! Tests in `tests/solver.rs` check the search (and so these bounds) against a brute
+//! force with no bounds on random small games.
 
-/// Stands for "no tree exists" (infeasible within the guesses left). Large enough to
-/// dominate any real cost, small enough that sums of a few never overflow `u32`.
-pub const INFEASIBLE: u32 = 1 << 28;
+use std::sync::Arc;
+
+/// Stands for "no tree exists" (infeasible within the guesses left). Above any real
+/// cost (at most 2^17 x 65535 + a total), and sums saturate here.
+pub const INFEASIBLE: u32 = u32::MAX / 2;
+
+/// The penalty that makes `--min-over` lexicographic: above any possible total.
+pub const OVER_PENALTY: u32 = 1 << 17;
 
 /// Adds costs, saturating at [`INFEASIBLE`].
 #[inline]
 pub fn add(a: u32, b: u32) -> u32 {
-    (a + b).min(INFEASIBLE)
+    (a as u64 + b as u64).min(INFEASIBLE as u64) as u32
 }
 
-/// The size bound for `n` candidates with `left` guesses: 1 for one candidate; with
-/// one guess left, more than one candidate is infeasible; otherwise `2n - 1`.
 #[inline]
-pub fn size_bound(n: usize, left: u8) -> u32 {
-    match (n, left) {
-        (0, _) => 0,
-        (1, l) if l >= 1 => 1,
-        (_, 0 | 1) => INFEASIBLE,
-        _ => 2 * n as u32 - 1,
-    }
+fn sat(x: u64) -> u32 {
+    x.min(INFEASIBLE as u64) as u32
 }
 
-/// The per-guess bound `3n - k - c` (see the module doc), valid when at least two
-/// guesses remain after this one; with one remaining, any bucket of two or more makes
-/// the guess infeasible.
-#[inline]
-pub fn guess_bound(n: usize, buckets: usize, is_candidate: bool, left: u8) -> u32 {
-    let c = is_candidate as usize;
-    if left <= 2 && buckets < n {
-        return INFEASIBLE;
+/// What a tree's cost counts (see the module doc).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Objective {
+    pub unit: u32,
+    pub penalty: u32,
+    /// The `left` at which unfound counted candidates pay the penalty (0: never).
+    pub over_left: u8,
+    /// Answers (by id) that never pay the penalty.
+    pub exempt: Option<Arc<[bool]>>,
+}
+
+impl Objective {
+    /// Total guesses (the `solve` objective).
+    pub fn total() -> Objective {
+        Objective {
+            unit: 1,
+            penalty: 0,
+            over_left: 0,
+            exempt: None,
+        }
     }
-    (3 * n - buckets - c) as u32
+
+    /// Only feasibility: every tree within the limit costs 0.
+    pub fn feasibility() -> Objective {
+        Objective {
+            unit: 0,
+            ..Objective::total()
+        }
+    }
+
+    /// Fewest answers needing more than `depth` guesses, then fewest total guesses,
+    /// in a game of `max_guesses`.
+    pub fn min_over(depth: u8, max_guesses: u8) -> Objective {
+        Objective {
+            unit: 1,
+            penalty: OVER_PENALTY,
+            over_left: max_guesses - depth,
+            exempt: None,
+        }
+    }
+
+    /// Zero exactly when every answer but the exempt ones is found within `depth`.
+    pub fn within_except(depth: u8, max_guesses: u8, exempt: Arc<[bool]>) -> Objective {
+        Objective {
+            unit: 0,
+            penalty: 1,
+            over_left: max_guesses - depth,
+            exempt: Some(exempt),
+        }
+    }
+
+    /// True when the penalty plays a part.
+    #[inline]
+    pub fn has_penalty(&self) -> bool {
+        self.penalty > 0 && self.over_left > 0
+    }
+
+    /// Whether answer `a` pays the penalty.
+    #[inline]
+    pub fn counts(&self, a: u16) -> bool {
+        self.exempt.as_ref().is_none_or(|e| !e[a as usize])
+    }
+
+    /// How many of `ids` pay the penalty (0 when there is none).
+    #[inline]
+    pub fn counted(&self, ids: &[u16]) -> u32 {
+        if !self.has_penalty() {
+            0
+        } else {
+            ids.iter().filter(|&&a| self.counts(a)).count() as u32
+        }
+    }
+
+    #[inline]
+    fn pen(&self, left: u8, w: u32) -> u64 {
+        if self.has_penalty() && left == self.over_left {
+            self.penalty as u64 * w as u64
+        } else {
+            0
+        }
+    }
+
+    /// What every candidate of a state pays for the guess made there: the unit, and
+    /// the penalty if this is the level of the first guess past the limit.
+    #[inline]
+    pub fn node(&self, n: usize, w: u32, left: u8) -> u32 {
+        sat(self.unit as u64 * n as u64 + self.pen(left, w))
+    }
+
+    /// The cost of one candidate found by the guess at a node with `left` left.
+    #[inline]
+    pub fn single(&self, left: u8, counted: bool) -> u32 {
+        if left == 0 {
+            INFEASIBLE
+        } else {
+            sat(self.unit as u64 + self.pen(left, counted as u32))
+        }
+    }
+
+    /// The size bound for `n` candidates (`w` counted) with `left` guesses left.
+    #[inline]
+    pub fn size_bound(&self, n: usize, w: u32, left: u8) -> u32 {
+        match (n, left) {
+            (0, _) => 0,
+            (1, _) => self.single(left, w > 0),
+            (_, 0 | 1) => INFEASIBLE,
+            _ => sat(self.unit as u64 * (2 * n as u64 - 1)
+                + self.pen(left, w)
+                + self.pen(left - 1, w.saturating_sub(1))),
+        }
+    }
+
+    /// The per-guess bound (module doc); infeasible for a non-perfect split with two
+    /// guesses left.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub fn guess_bound(
+        &self,
+        n: usize,
+        w: u32,
+        buckets: usize,
+        is_candidate: bool,
+        counted_candidate: bool,
+        left: u8,
+    ) -> u32 {
+        if left <= 2 && buckets < n {
+            return INFEASIBLE;
+        }
+        let unit = self.unit as u64 * (3 * n - buckets - is_candidate as usize) as u64;
+        sat(unit
+            + self.pen(left, w)
+            + self.pen(left - 1, w.saturating_sub(counted_candidate as u32))
+            + self.pen(left.saturating_sub(2), w.saturating_sub(buckets as u32)))
+    }
 }
 
 #[cfg(test)]
@@ -62,13 +191,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn closed_forms() {
-        assert_eq!(size_bound(1, 1), 1);
-        assert_eq!(size_bound(2, 1), INFEASIBLE);
-        assert_eq!(size_bound(2, 2), 3);
-        assert_eq!(guess_bound(4, 4, true, 3), 7);
-        assert_eq!(guess_bound(4, 4, false, 2), 8);
-        assert_eq!(guess_bound(4, 3, true, 2), INFEASIBLE);
+    fn total_objective_closed_forms() {
+        let o = Objective::total();
+        assert_eq!(o.size_bound(1, 0, 1), 1);
+        assert_eq!(o.size_bound(2, 0, 1), INFEASIBLE);
+        assert_eq!(o.size_bound(2, 0, 2), 3);
+        assert_eq!(o.guess_bound(4, 0, 4, true, false, 3), 7);
+        assert_eq!(o.guess_bound(4, 0, 4, false, false, 2), 8);
+        assert_eq!(o.guess_bound(4, 0, 3, true, false, 2), INFEASIBLE);
         assert_eq!(add(INFEASIBLE, 5), INFEASIBLE);
+    }
+
+    #[test]
+    fn penalty_counts_unfound_answers() {
+        // 6 guesses, D = 3: the node with 3 left is the 4th guess.
+        let o = Objective::min_over(3, 6);
+        assert_eq!(o.over_left, 3);
+        assert_eq!(o.single(3, true), 1 + OVER_PENALTY);
+        assert_eq!(o.single(4, true), 1);
+        // Two candidates at the 3rd guess: one is found there, the other pays.
+        assert_eq!(o.size_bound(2, 2, 4), 3 + OVER_PENALTY);
     }
 }

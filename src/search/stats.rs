@@ -14,6 +14,8 @@ pub struct Counters {
     pub hits: u64,
     /// Guesses whose buckets were actually searched.
     pub expansions: u64,
+    /// (guess, candidate) pairs looked up while scanning states.
+    pub scanned: u64,
 }
 
 impl AddAssign for Counters {
@@ -22,6 +24,7 @@ impl AddAssign for Counters {
         self.probes += o.probes;
         self.hits += o.hits;
         self.expansions += o.expansions;
+        self.scanned += o.scanned;
     }
 }
 
