@@ -5,6 +5,8 @@
 //! only the raw `u64` words (`as_raw_slice`): bitvec's per-bit iterators are 10-100x
 //! slower there. The exact solver works on sorted id lists instead (see
 //! `search/mod.rs` for why); [`Candidates::ids`] converts.
+//!
+//! Invariant: the dead bits past the last answer in the last raw word are always 0.
 
 use crate::feedback::FEEDBACKS;
 use crate::game::{AnswerId, GuessId};
@@ -20,9 +22,11 @@ pub struct Candidates {
 impl Candidates {
     /// Every answer of a game with `n` answers.
     pub fn all(n: usize) -> Candidates {
-        Candidates {
-            bits: BitVec::repeat(true, n),
-        }
+        // Not `BitVec::repeat(true, n)`: that also sets the dead bits past `n` in the
+        // last raw word, which the raw-word loops here would count as answers.
+        let mut c = Candidates::none(n);
+        c.bits.fill(true);
+        c
     }
 
     /// No answer, over a universe of `n` answers.
