@@ -24,6 +24,7 @@
 
 pub mod analysis;
 pub mod candidates;
+pub mod check;
 pub mod cli;
 pub mod feedback;
 pub mod format;

@@ -17,6 +17,8 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+mod check;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "wordle-tree",
@@ -107,6 +109,8 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Proves or refutes a depth claim ("every answer within D guesses").
+    Check(check::CheckArgs),
     /// Times the core operations and the reference solves; prints figures.
     Bench {
         /// Also run the slower reference solves (trace, hard salet).
@@ -165,6 +169,7 @@ pub fn run() -> Result<ExitCode> {
         ),
         Command::Verify { file } => verify(&ctx, file),
         Command::Export { file, format, out } => export(&ctx, file, *format, out.as_deref()),
+        Command::Check(args) => check::run(&ctx, args),
         Command::Bench { full } => bench(&ctx, *full),
     }
 }

@@ -405,6 +405,31 @@ impl<'a> Solver<'a> {
         Ok((total, Node { guess, branches }))
     }
 
+    /// The smallest bucket of `guess` on `ids` that no tree finishes within `left - 1`
+    /// more guesses, or `None` when every bucket can be (then the table holds a
+    /// witness for each). Buckets are tried smallest first and the search stops at
+    /// the first failure, so a refutation costs one failing bucket, not all of them.
+    pub fn first_infeasible_bucket(
+        &self,
+        guess: GuessId,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+    ) -> Result<Option<(u8, Vec<AnswerId>)>, SolveError> {
+        let word = self.game.guesses[guess as usize];
+        let mut buckets = self.branches(guess, ids);
+        buckets.sort_by_key(|(_, b)| b.len());
+        let found = buckets.into_par_iter().find_first(|(f, b)| {
+            left <= 1
+                || self
+                    .run(b, left - 1, &self.after(revealed, word, *f), INFEASIBLE)
+                    .0
+                    >= INFEASIBLE
+        });
+        self.check_stop()?;
+        Ok(found)
+    }
+
     /// The buckets of `guess` on all answers that cannot be finished within `left - 1`
     /// more guesses, smallest first (the evidence of a refuted claim).
     pub fn infeasible_buckets(
@@ -447,7 +472,13 @@ impl<'a> Solver<'a> {
         if left <= 1 && !buckets.is_empty() {
             return Ok(OpenerCost::AtLeast(INFEASIBLE as u64));
         }
-        buckets.sort_by_key(|(_, b)| b.len());
+        // Costs: small buckets first tighten the cutoff cheaply. Feasibility: the
+        // largest bucket is the likeliest to fail, which settles the opener at once.
+        if obj.unit == 0 {
+            buckets.sort_by_key(|(_, b)| std::cmp::Reverse(b.len()));
+        } else {
+            buckets.sort_by_key(|(_, b)| b.len());
+        }
         let bounds: Vec<u64> = buckets
             .iter()
             .map(|(_, b)| obj.size_bound(b.len(), obj.counted(b), left - 1) as u64)
@@ -589,8 +620,31 @@ impl<'a> Solver<'a> {
             }
         }
 
-        // Step 2b: scan the guesses the parent handed down.
         let hard = self.config.hard;
+        if left == 2 {
+            // Only a perfect split can finish, and (no candidate being one) every
+            // perfect split costs the same: the first one found is optimal.
+            let v = obj.guess_bound(n, w, n, false, false, left);
+            let stride = self.game.n_guesses();
+            level.offsets.clear();
+            level
+                .offsets
+                .extend(ids.iter().map(|&a| a as usize * stride));
+            for &g in parent_allowed {
+                if hard && !revealed.allows(self.game.guesses[g as usize]) {
+                    continue;
+                }
+                ctr.scanned += 1;
+                if self.is_perfect(g, &level.offsets) {
+                    self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
+                    return (v, Some(g));
+                }
+            }
+            self.tt.store(ids, left, hard_key, Bound::Lower(INFEASIBLE));
+            return (INFEASIBLE, None);
+        }
+
+        // Step 2b: scan the guesses the parent handed down.
         level.allowed.clear();
         level.order.clear();
         if !hard {
@@ -724,6 +778,24 @@ impl<'a> Solver<'a> {
         (buckets, sum_squares, is_candidate)
     }
 
+    /// True when `guess` gives every candidate (answer-major rows at `offsets`) its own
+    /// feedback. Stops at the first repeat, which for most guesses comes within a few
+    /// candidates.
+    #[inline]
+    fn is_perfect(&self, guess: GuessId, offsets: &[usize]) -> bool {
+        let g = guess as usize;
+        let mut seen = [0u64; 4];
+        for &o in offsets {
+            let f = self.by_answer[o + g] as usize;
+            let (word, bit) = (f >> 6, 1u64 << (f & 63));
+            if seen[word] & bit != 0 {
+                return false;
+            }
+            seen[word] |= bit;
+        }
+        true
+    }
+
     /// How `guess` splits the candidates whose answer-major rows start at `offsets`:
     /// buckets, sum of squared sizes, whether it is a candidate, and with `labels`
     /// also the canonical labels (bucket numbers in order of first appearance) in
@@ -855,9 +927,17 @@ impl<'a> Solver<'a> {
         if sum_lb >= cutoff {
             return sum_lb;
         }
-        level.buckets.sort_unstable_by_key(|b| b.1);
+        if obj.unit == 0 {
+            // Feasibility: the largest bucket is the likeliest to fail.
+            level
+                .buckets
+                .sort_unstable_by_key(|b| std::cmp::Reverse(b.1));
+        } else {
+            level.buckets.sort_unstable_by_key(|b| b.1);
+        }
 
-        // Search the buckets smallest first, each with what is left of the cutoff.
+        // Search the buckets (costs: smallest first), each with what is left of the
+        // cutoff.
         let mut acc = here;
         let mut rest = sum_lb - acc;
         for i in 0..level.buckets.len() {
