@@ -1,0 +1,266 @@
+//! `check` against the brute force on random small games, and the published facts on
+//! the full lists through the binary.
+
+mod common;
+use assert_cmd::Command;
+use common::{brute, random_game, Rng};
+use std::sync::atomic::AtomicBool;
+use wordle_tree::check::{self, Verdict};
+use wordle_tree::game::{AnswerId, GuessId};
+use wordle_tree::hard::Revealed;
+use wordle_tree::search::bound::{INFEASIBLE, OVER_PENALTY};
+use wordle_tree::search::Objective;
+use wordle_tree::FeedbackTable;
+
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// The brute-force least cost of the whole game when `opener` is forced.
+fn brute_from(
+    game: &wordle_tree::Game,
+    table: &FeedbackTable,
+    obj: &Objective,
+    max: u8,
+    opener: GuessId,
+    hard: bool,
+) -> u64 {
+    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let word = game.guesses[opener as usize];
+    let mut cost = 0;
+    for (f, b) in wordle_tree::candidates::partition(table, opener, &ids) {
+        let fb = wordle_tree::Feedback(f);
+        cost += if fb.is_all_green() {
+            common::answer_cost(obj, max, b[0], 1)
+        } else {
+            brute(
+                game,
+                table,
+                obj,
+                max,
+                &b,
+                2,
+                hard.then(|| Revealed::default().after(word, fb)),
+            )
+        };
+    }
+    cost.min(INFEASIBLE as u64)
+}
+
+#[test]
+fn within_and_min_over_match_brute_force() {
+    for seed in 1..=24u64 {
+        let mut rng = Rng(seed * 31337);
+        let game = random_game(&mut rng, 6 + (seed % 8) as usize, 14);
+        let table = FeedbackTable::build(&game);
+        let hard = seed % 2 == 0;
+        let opener = rng.below(game.n_guesses()) as GuessId;
+        for depth in 2..=4u8 {
+            let want = brute_from(
+                &game,
+                &table,
+                &Objective::feasibility(),
+                depth,
+                opener,
+                hard,
+            ) == 0;
+            match check::within(&game, &table, opener, depth, hard, &[], &NEVER).unwrap() {
+                Verdict::Proved(tree) => {
+                    assert!(
+                        want,
+                        "seed {seed} depth {depth}: proved but brute force refutes"
+                    );
+                    let replay = tree.verify(&game);
+                    assert!(replay.is_valid(), "{:?}", replay.problems);
+                    assert!(replay.max_depth() <= depth as u32);
+                }
+                Verdict::Refuted { evidence, .. } => {
+                    assert!(
+                        !want,
+                        "seed {seed} depth {depth}: refuted but brute force proves"
+                    );
+                    let e = evidence.expect("evidence");
+                    assert!(!e.candidates.is_empty());
+                }
+            }
+            let mo = check::min_over(&game, &table, opener, depth, hard, &NEVER).unwrap();
+            let want = brute_from(
+                &game,
+                &table,
+                &Objective::min_over(depth, 6),
+                6,
+                opener,
+                hard,
+            );
+            assert_eq!(
+                mo.over.len() as u64,
+                want / OVER_PENALTY as u64,
+                "seed {seed} depth {depth}"
+            );
+            assert_eq!(
+                mo.total,
+                want % OVER_PENALTY as u64,
+                "seed {seed} depth {depth}"
+            );
+            assert!(mo.tree.verify(&game).is_valid());
+            // Exempting exactly the answers over the limit must make the claim true,
+            // and exempting all but one of them (when there are any) must not.
+            let proved = |exempt: &[AnswerId]| {
+                matches!(
+                    check::within(&game, &table, opener, depth, hard, exempt, &NEVER).unwrap(),
+                    Verdict::Proved(_)
+                )
+            };
+            if !mo.over.is_empty() {
+                assert!(proved(&mo.over), "seed {seed} depth {depth}");
+                assert!(!proved(&mo.over[1..]), "seed {seed} depth {depth}");
+            }
+        }
+    }
+}
+
+fn cli() -> Command {
+    Command::cargo_bin("wordle-tree").unwrap()
+}
+
+#[test]
+fn published_depth_facts_on_the_full_lists() {
+    let out = cli()
+        .args(["check", "--opener", "salet", "--max-guesses", "5"])
+        .assert()
+        .code(0);
+    assert!(String::from_utf8_lossy(&out.get_output().stdout).starts_with("PROVED"));
+    let out = cli()
+        .args(["check", "--opener", "salet", "--max-guesses", "4"])
+        .assert()
+        .code(1);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(text.starts_with("REFUTED"), "{text}");
+    assert!(text.contains("evidence: after salet:"), "{text}");
+}
+
+#[test]
+fn witness_tree_is_saved_and_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.tree");
+    cli()
+        .args(["check", "--opener", "salet", "--max-guesses", "5", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    let out = cli().arg("verify").arg(&path).assert().code(0);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        text.starts_with("VALID") && text.contains("at most 5 guesses"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_check_input_exits_2_with_a_message() {
+    for (args, needle) in [
+        (
+            vec!["check", "--opener", "salet", "--max-guesses", "0"],
+            "from 1 to 10",
+        ),
+        (
+            vec!["check", "--opener", "salet", "--max-guesses", "11"],
+            "from 1 to 10",
+        ),
+        (
+            vec!["check", "--opener", "salet", "--min-over", "6"],
+            "--min-over must be",
+        ),
+        (
+            vec!["check", "--opener", "zzzzz", "--max-guesses", "4"],
+            "not in the allowed guesses",
+        ),
+        (
+            vec!["check", "--opener", "salet"],
+            "needs --max-guesses D or --min-over D",
+        ),
+        (
+            vec!["check", "--opener", "any", "--min-over", "3"],
+            "--opener any works with --max-guesses only",
+        ),
+        (
+            vec![
+                "check",
+                "--opener",
+                "salet",
+                "--max-guesses",
+                "4",
+                "--except",
+                "qqqqq",
+            ],
+            "not one of the wordle answers",
+        ),
+        (
+            vec![
+                "check",
+                "--opener",
+                "any",
+                "--max-guesses",
+                "4",
+                "--shard",
+                "0/3",
+            ],
+            "--shard",
+        ),
+        (
+            vec![
+                "check",
+                "--opener",
+                "salet",
+                "--max-guesses",
+                "4",
+                "--shard",
+                "1/2",
+            ],
+            "go with --opener any",
+        ),
+    ] {
+        let out = cli().args(&args).assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn any_opener_sweep_is_resumable_and_sharded() {
+    // A tiny custom game keeps the sweep instant.
+    let dir = tempfile::tempdir().unwrap();
+    let answers = dir.path().join("a.txt");
+    let guesses = dir.path().join("g.txt");
+    std::fs::write(
+        &answers,
+        "cigar\nrebut\nsissy\nhumph\nawake\nblush\nfocal\nevade\nnaval\nserve\n",
+    )
+    .unwrap();
+    std::fs::write(&guesses, "salet\ntrace\ncrane\n").unwrap();
+    let results = dir.path().join("r");
+    let run = |shard: &str| {
+        cli()
+            .arg("--answers")
+            .arg(&answers)
+            .arg("--guesses")
+            .arg(&guesses)
+            .args([
+                "check",
+                "--opener",
+                "any",
+                "--max-guesses",
+                "2",
+                "--shard",
+                shard,
+                "--results",
+            ])
+            .arg(&results)
+            .assert()
+    };
+    let first = run("1/2").get_output().status.code();
+    let files = std::fs::read_dir(&results).unwrap().count();
+    assert!(files >= 1);
+    // Rerunning gives the same verdict from the stored files.
+    assert_eq!(run("1/2").get_output().status.code(), first);
+    assert_eq!(std::fs::read_dir(&results).unwrap().count(), files);
+}

@@ -1,0 +1,89 @@
+//! Shared by the integration tests: a seeded generator, random small games, and the
+//! brute-force reference (no bounds, no table, no pruning) for every objective.
+#![allow(dead_code)]
+
+use wordle_tree::candidates::partition;
+use wordle_tree::feedback::Feedback;
+use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
+use wordle_tree::hard::Revealed;
+use wordle_tree::search::bound::INFEASIBLE;
+use wordle_tree::search::Objective;
+use wordle_tree::FeedbackTable;
+
+/// A small deterministic generator (xorshift), so failures reproduce from the seed.
+pub struct Rng(pub u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+pub fn random_game(rng: &mut Rng, answers: usize, extra_guesses: usize) -> Game {
+    let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    // Answers drawn from a small window of the list share more letters (harder games).
+    let start = rng.below(full.n_answers() - 200);
+    let mut a: Vec<_> = (0..answers)
+        .map(|_| full.answers[start + rng.below(200)])
+        .collect();
+    a.sort();
+    a.dedup();
+    let mut g: Vec<_> = (0..extra_guesses)
+        .map(|_| full.guesses[rng.below(full.n_guesses())])
+        .collect();
+    g.sort();
+    g.dedup();
+    Game::from_words(&a, &g)
+}
+
+/// The cost of one answer found at `depth` under the objective, from its definition.
+pub fn answer_cost(obj: &Objective, max_guesses: u8, a: AnswerId, depth: u8) -> u64 {
+    let over = obj.has_penalty() && depth > max_guesses - obj.over_left && obj.counts(a);
+    obj.unit as u64 * depth as u64 + if over { obj.penalty as u64 } else { 0 }
+}
+
+/// The least cost over all trees, by trying every guess at every node.
+#[allow(clippy::too_many_arguments)]
+pub fn brute(
+    game: &Game,
+    table: &FeedbackTable,
+    obj: &Objective,
+    max: u8,
+    ids: &[AnswerId],
+    depth: u8,
+    revealed: Option<Revealed>,
+) -> u64 {
+    if depth > max {
+        return INFEASIBLE as u64;
+    }
+    let mut best = INFEASIBLE as u64;
+    for g in 0..game.n_guesses() as GuessId {
+        let word = game.guesses[g as usize];
+        if revealed.is_some_and(|r| !r.allows(word)) {
+            continue;
+        }
+        let buckets = partition(table, g, ids);
+        if buckets.len() == 1 && !Feedback(buckets[0].0).is_all_green() {
+            continue; // learns nothing: never better than not playing it
+        }
+        let mut cost = 0u64;
+        for (f, b) in &buckets {
+            if Feedback(*f).is_all_green() {
+                cost += answer_cost(obj, max, b[0], depth);
+            } else {
+                let next = revealed.map(|r| r.after(word, Feedback(*f)));
+                cost += brute(game, table, obj, max, b, depth + 1, next);
+            }
+            if cost >= best {
+                break; // (only a shortcut of the sum: the minimum is unchanged)
+            }
+        }
+        best = best.min(cost);
+    }
+    best.min(INFEASIBLE as u64)
+}
