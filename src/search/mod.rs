@@ -228,7 +228,6 @@ struct Split {
     buckets: usize,
     sum_squares: u64,
     is_candidate: bool,
-    hash: u64,
 }
 
 impl<'a> Solver<'a> {
@@ -644,39 +643,37 @@ impl<'a> Solver<'a> {
             return (INFEASIBLE, None);
         }
 
-        // Step 2b: scan the guesses the parent handed down.
-        level.allowed.clear();
+        // Step 2b: scan the guesses the parent handed down, for bounds only. With the
+        // plain total objective a guess is dropped as soon as its repeated feedbacks
+        // prove its bound reaches `beta`: `3n - k - c >= 2n + repeats - 1`.
         level.order.clear();
-        if !hard {
-            classes.begin(n);
-        }
-        let mut least = INFEASIBLE; // least bound of any guess
-        let mut rejected = INFEASIBLE; // least bound of the guesses not in `order`
-        let mut incumbent: (u32, Option<GuessId>) = (INFEASIBLE, None);
-        ctr.scanned += (parent_allowed.len() * n) as u64;
         let stride = self.game.n_guesses();
         level.offsets.clear();
         level
             .offsets
             .extend(ids.iter().map(|&a| a as usize * stride));
+        let max_repeats = if obj.unit == 1 && !obj.has_penalty() && beta < INFEASIBLE {
+            (beta as usize + 1).saturating_sub(2 * n)
+        } else {
+            usize::MAX
+        };
+        let mut least = INFEASIBLE; // least bound of any guess
+        let mut rejected = INFEASIBLE; // least bound of the guesses not in `order`
+        let mut incumbent: (u32, Option<GuessId>) = (INFEASIBLE, None);
+        ctr.scanned += (parent_allowed.len() * n) as u64;
         for &g in parent_allowed {
             if hard && !revealed.allows(self.game.guesses[g as usize]) {
                 continue;
             }
-            let split = self.split(
-                g,
-                &level.offsets,
-                &mut level.counts,
-                &mut classes.current,
-                !hard,
-            );
+            let Some(split) = self.bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
+            else {
+                least = least.min(beta);
+                rejected = rejected.min(beta);
+                continue;
+            };
             if split.buckets == 1 && !split.is_candidate {
                 continue; // useless here and on every subset
             }
-            if !hard && !split.is_candidate && classes.seen(split.hash) {
-                continue; // splits exactly like an earlier guess
-            }
-            level.allowed.push(g);
             let counted = split.is_candidate && obj.counts(g as AnswerId);
             let glb = obj.guess_bound(n, w, split.buckets, split.is_candidate, counted, left);
             let perfect = split.buckets == n;
@@ -715,6 +712,7 @@ impl<'a> Solver<'a> {
             (beta, None)
         };
         let mut proved = rejected; // least lower bound among guesses that lost
+        let mut classified = false; // level.allowed holds the children's guesses
         for k in 0..level.order.len() {
             let key = level.order[k];
             let glb = (key >> 64) as u32;
@@ -727,6 +725,10 @@ impl<'a> Solver<'a> {
                 continue; // a perfect split: its bound is its cost, the incumbent is best
             }
             ctr.expansions += 1;
+            if !classified {
+                self.classify(ids, revealed, parent_allowed, level, classes);
+                classified = true;
+            }
             let v = self.expand(g, ids, w, left, revealed, best, level, deeper, classes, ctr);
             if v < best {
                 best = v;
@@ -796,54 +798,93 @@ impl<'a> Solver<'a> {
         true
     }
 
-    /// How `guess` splits the candidates whose answer-major rows start at `offsets`:
-    /// buckets, sum of squared sizes, whether it is a candidate, and with `labels`
-    /// also the canonical labels (bucket numbers in order of first appearance) in
-    /// `current` and their hash. Leaves `counts` zeroed.
+    /// How `guess` splits the candidates whose answer-major rows start at `offsets`
+    /// (buckets, sum of squared sizes, whether it is a candidate), or `None` as soon
+    /// as `max_repeats` candidates have repeated an earlier feedback. Leaves `counts`
+    /// zeroed.
     #[inline]
-    fn split(
+    fn bound_scan(
         &self,
         guess: GuessId,
         offsets: &[usize],
         counts: &mut [u32],
-        current: &mut [u8],
-        labels: bool,
-    ) -> Split {
+        max_repeats: usize,
+    ) -> Option<Split> {
         let g = guess as usize;
         let table = &self.by_answer[..];
         let counts: &mut [u32; FEEDBACKS] = counts.try_into().expect("243 slots");
-        let (mut buckets, mut sum_squares, mut hash) = (0u32, 0u64, 0u64);
-        if labels {
-            // Each slot holds label << 16 | count.
-            for (&o, out) in offsets.iter().zip(current.iter_mut()) {
-                let c = &mut counts[table[o + g] as usize];
-                if *c == 0 {
-                    buckets += 1;
-                    *c = buckets << 16;
+        let (mut repeats, mut sum_squares) = (0usize, 0u64);
+        for (j, &o) in offsets.iter().enumerate() {
+            let c = &mut counts[table[o + g] as usize];
+            if *c > 0 {
+                repeats += 1;
+                if repeats >= max_repeats {
+                    for &o in &offsets[..=j] {
+                        counts[table[o + g] as usize] = 0;
+                    }
+                    return None;
                 }
-                sum_squares += 2 * (*c & 0xffff) as u64 + 1;
-                *c += 1;
-                let label = (*c >> 16) as u8;
-                *out = label;
-                hash = (hash ^ label as u64).wrapping_mul(0x0100_0000_01b3);
             }
-        } else {
-            for &o in offsets {
-                let c = &mut counts[table[o + g] as usize];
-                buckets += (*c == 0) as u32;
-                sum_squares += 2 * *c as u64 + 1;
-                *c += 1;
-            }
+            sum_squares += 2 * *c as u64 + 1;
+            *c += 1;
         }
         let is_candidate = counts[Feedback::ALL_GREEN.0 as usize] > 0;
         for &o in offsets {
             counts[table[o + g] as usize] = 0;
         }
-        Split {
-            buckets: buckets as usize,
+        Some(Split {
+            buckets: offsets.len() - repeats,
             sum_squares,
             is_candidate,
-            hash,
+        })
+    }
+
+    /// Fills `level.allowed` with the guesses the children need: in normal mode one
+    /// guess per partition class of the state (compared exactly, by canonical labels:
+    /// bucket numbers in order of first appearance); in hard mode every allowed guess.
+    /// Guesses that do not split the state and are not candidates are left out. Done
+    /// only for states that expand a guess (about one in five at four guesses left).
+    fn classify(
+        &self,
+        ids: &[AnswerId],
+        revealed: &Revealed,
+        parent_allowed: &[GuessId],
+        level: &mut Level,
+        classes: &mut Classes,
+    ) {
+        let n = ids.len();
+        let hard = self.config.hard;
+        let table = &self.by_answer[..];
+        level.allowed.clear();
+        classes.begin(n);
+        for &g in parent_allowed {
+            if hard && !revealed.allows(self.game.guesses[g as usize]) {
+                continue;
+            }
+            let gi = g as usize;
+            let counts: &mut [u32; FEEDBACKS] =
+                level.counts.as_mut_slice().try_into().expect("243 slots");
+            let (mut buckets, mut hash) = (0u32, 0u64);
+            for (&o, out) in level.offsets.iter().zip(classes.current.iter_mut()) {
+                let c = &mut counts[table[o + gi] as usize];
+                if *c == 0 {
+                    buckets += 1;
+                    *c = buckets;
+                }
+                *out = *c as u8;
+                hash = (hash ^ *c as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+            let is_candidate = counts[Feedback::ALL_GREEN.0 as usize] > 0;
+            for &o in &level.offsets {
+                counts[table[o + gi] as usize] = 0;
+            }
+            if buckets == 1 && !is_candidate {
+                continue;
+            }
+            if !hard && !is_candidate && classes.seen(hash) {
+                continue;
+            }
+            level.allowed.push(g);
         }
     }
 
