@@ -112,6 +112,8 @@ pub(crate) struct Level {
     pub(crate) allowed: Vec<GuessId>,
     /// Where each candidate's answer-major row starts.
     pub(crate) offsets: Vec<usize>,
+    /// `allowed` as a bitset over guess ids (normal mode), for the block scan.
+    pub(crate) allowed_bits: Vec<u64>,
 }
 
 /// Exact partition classes of the guesses scanned at one state: an open-addressing
@@ -223,7 +225,21 @@ fn transpose(table: &FeedbackTable, n_guesses: usize) -> Vec<u8> {
     out
 }
 
+/// The guesses a parent hands to a state: a list, and (normal mode, below the top)
+/// the same as a bitset over guess ids.
+#[derive(Clone, Copy)]
+struct Guesses<'s> {
+    list: &'s [GuessId],
+    bits: Option<&'s [u64]>,
+}
+
+/// States with at most this many candidates are scanned 32 guesses at a time by
+/// pairwise comparison (the pair count per lane must fit a byte: 22 * 21 / 2 = 231).
+const BLOCK_MAX: usize = 22;
+const LANES: usize = 32;
+
 /// How one guess splits a state, from the scan.
+#[derive(Clone, Copy, Default)]
 struct Split {
     buckets: usize,
     sum_squares: u64,
@@ -280,6 +296,13 @@ impl<'a> Solver<'a> {
         }
     }
 
+    fn everything(&self) -> Guesses<'_> {
+        Guesses {
+            list: &self.all_guesses,
+            bits: None,
+        }
+    }
+
     pub(crate) fn hard_key(&self, revealed: &Revealed) -> u128 {
         if self.config.hard {
             revealed.key()
@@ -304,7 +327,7 @@ impl<'a> Solver<'a> {
             ids,
             left,
             revealed,
-            &self.all_guesses,
+            self.everything(),
             beta,
             levels,
             classes,
@@ -498,7 +521,7 @@ impl<'a> Solver<'a> {
                 b,
                 left - 1,
                 &next,
-                &self.all_guesses,
+                self.everything(),
                 beta,
                 levels,
                 classes,
@@ -558,12 +581,13 @@ impl<'a> Solver<'a> {
         ids: &[AnswerId],
         left: u8,
         revealed: &Revealed,
-        parent_allowed: &[GuessId],
+        parent: Guesses,
         beta: u32,
         levels: &mut [Level],
         classes: &mut Classes,
         ctr: &mut Counters,
     ) -> (u32, Option<GuessId>) {
+        let parent_allowed = parent.list;
         let n = ids.len();
         let obj = &self.config.objective;
         debug_assert!(ids.windows(2).all(|w| w[0] < w[1]), "candidates are sorted");
@@ -661,15 +685,60 @@ impl<'a> Solver<'a> {
         let mut rejected = INFEASIBLE; // least bound of the guesses not in `order`
         let mut incumbent: (u32, Option<GuessId>) = (INFEASIBLE, None);
         ctr.scanned += (parent_allowed.len() * n) as u64;
-        for &g in parent_allowed {
-            if hard && !revealed.allows(self.game.guesses[g as usize]) {
-                continue;
-            }
-            let Some(split) = self.bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
-            else {
-                least = least.min(beta);
-                rejected = rejected.min(beta);
-                continue;
+        // Small states in normal mode: every guess, 32 at a time (masked to the
+        // parent's classes); the rest one guess at a time from the parent's list.
+        let blocks = !hard && n <= BLOCK_MAX;
+        let block_end = if blocks {
+            self.game.n_guesses() / LANES * LANES
+        } else {
+            0
+        };
+        let singles = if blocks {
+            &self.all_guesses[block_end..]
+        } else {
+            parent_allowed
+        };
+        let mut single = singles.iter();
+        let mut block = [Split::default(); LANES];
+        let mut g_next = 0usize;
+        let handed = |g: usize| {
+            parent
+                .bits
+                .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
+        };
+        loop {
+            let (g, split) = if g_next < block_end {
+                let g = g_next;
+                g_next += 1;
+                if g % LANES == 0 {
+                    self.block_scan(g, &level.offsets, &mut block);
+                }
+                let split = block[g % LANES];
+                if !handed(g) {
+                    continue;
+                }
+                if n - split.buckets >= max_repeats {
+                    least = least.min(beta);
+                    rejected = rejected.min(beta);
+                    continue;
+                }
+                (g as GuessId, split)
+            } else {
+                let Some(&g) = single.next() else { break };
+                if hard && !revealed.allows(self.game.guesses[g as usize]) {
+                    continue;
+                }
+                if blocks && !handed(g as usize) {
+                    continue;
+                }
+                let Some(split) =
+                    self.bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
+                else {
+                    least = least.min(beta);
+                    rejected = rejected.min(beta);
+                    continue;
+                };
+                (g, split)
             };
             if split.buckets == 1 && !split.is_candidate {
                 continue; // useless here and on every subset
@@ -839,6 +908,42 @@ impl<'a> Solver<'a> {
         })
     }
 
+    /// [`Solver::bound_scan`] for the 32 guesses from `g0` at once: each candidate's
+    /// answer-major row gives 32 contiguous feedbacks, and comparing every pair of
+    /// candidates lane by lane counts repeats (candidates whose feedback an earlier
+    /// one had: buckets = n - repeats) and equal pairs (sum of squares = n + 2 pairs)
+    /// without the dependent counter updates of the scalar scan. Needs n <= BLOCK_MAX.
+    fn block_scan(&self, g0: usize, offsets: &[usize], out: &mut [Split; LANES]) {
+        let n = offsets.len();
+        debug_assert!(n <= BLOCK_MAX);
+        let mut rows = [[0u8; LANES]; BLOCK_MAX];
+        for (row, &o) in rows.iter_mut().zip(offsets) {
+            row.copy_from_slice(&self.by_answer[o + g0..o + g0 + LANES]);
+        }
+        let (mut repeats, mut pairs, mut green) = ([0u8; LANES], [0u8; LANES], [0u8; LANES]);
+        for j in 0..n {
+            let mut dup = [0u8; LANES];
+            for i in 0..j {
+                for l in 0..LANES {
+                    let e = (rows[j][l] == rows[i][l]) as u8;
+                    dup[l] |= e;
+                    pairs[l] += e;
+                }
+            }
+            for l in 0..LANES {
+                repeats[l] += dup[l];
+                green[l] |= (rows[j][l] == Feedback::ALL_GREEN.0) as u8;
+            }
+        }
+        for l in 0..LANES {
+            out[l] = Split {
+                buckets: n - repeats[l] as usize,
+                sum_squares: n as u64 + 2 * pairs[l] as u64,
+                is_candidate: green[l] != 0,
+            };
+        }
+    }
+
     /// Fills `level.allowed` with the guesses the children need: in normal mode one
     /// guess per partition class of the state (compared exactly, by canonical labels:
     /// bucket numbers in order of first appearance); in hard mode every allowed guess.
@@ -856,6 +961,12 @@ impl<'a> Solver<'a> {
         let hard = self.config.hard;
         let table = &self.by_answer[..];
         level.allowed.clear();
+        if !hard {
+            level.allowed_bits.clear();
+            level
+                .allowed_bits
+                .resize(self.game.n_guesses().div_ceil(64), 0);
+        }
         classes.begin(n);
         for &g in parent_allowed {
             if hard && !revealed.allows(self.game.guesses[g as usize]) {
@@ -885,6 +996,9 @@ impl<'a> Solver<'a> {
                 continue;
             }
             level.allowed.push(g);
+            if !hard {
+                level.allowed_bits[gi / 64] |= 1 << (gi % 64);
+            }
         }
     }
 
@@ -988,11 +1102,15 @@ impl<'a> Solver<'a> {
             debug_assert!(child_beta > blb);
             let child = &level.buf[s as usize..(s + m) as usize];
             let next = self.after(revealed, word, f);
+            let handed = Guesses {
+                list: &level.allowed,
+                bits: (!hard).then_some(&level.allowed_bits[..]),
+            };
             let (v, _) = self.search(
                 child,
                 left - 1,
                 &next,
-                &level.allowed,
+                handed,
                 child_beta,
                 deeper,
                 classes,
