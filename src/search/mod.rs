@@ -114,6 +114,10 @@ pub(crate) struct Level {
     pub(crate) offsets: Vec<usize>,
     /// `allowed` as a bitset over guess ids (normal mode), for the block scan.
     pub(crate) allowed_bits: Vec<u64>,
+    /// Normal mode: the partition classes of the guesses expanded at this state
+    /// (hash, start in `expanded_labels`), so an equivalent guess is not expanded twice.
+    expanded: Vec<(u64, usize)>,
+    expanded_labels: Vec<u8>,
 }
 
 /// Exact partition classes of the guesses scanned at one state: an open-addressing
@@ -653,12 +657,33 @@ impl<'a> Solver<'a> {
             level
                 .offsets
                 .extend(ids.iter().map(|&a| a as usize * stride));
-            for &g in parent_allowed {
+            let handed = |g: usize| {
+                parent
+                    .bits
+                    .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
+            };
+            let mut singles = parent_allowed;
+            if !hard && n <= BLOCK_MAX {
+                // Every guess, 32 at a time (masked to what the parent handed down).
+                let block_end = stride / LANES * LANES;
+                let mut block = [Split::default(); LANES];
+                for g0 in (0..block_end).step_by(LANES) {
+                    self.block_scan(g0, &level.offsets, &mut block);
+                    ctr.scanned += (LANES * n) as u64;
+                    if let Some(l) = (0..LANES).find(|&l| block[l].buckets == n && handed(g0 + l)) {
+                        let g = (g0 + l) as GuessId;
+                        self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
+                        return (v, Some(g));
+                    }
+                }
+                singles = &self.all_guesses[block_end..];
+            }
+            for &g in singles {
                 if hard && !revealed.allows(self.game.guesses[g as usize]) {
                     continue;
                 }
-                ctr.scanned += 1;
-                if self.is_perfect(g, &level.offsets) {
+                ctr.scanned += n as u64;
+                if handed(g as usize) && self.is_perfect(g, &level.offsets) {
                     self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
                     return (v, Some(g));
                 }
@@ -782,6 +807,11 @@ impl<'a> Solver<'a> {
         };
         let mut proved = rejected; // least lower bound among guesses that lost
         let mut classified = false; // level.allowed holds the children's guesses
+                                    // Small states (normal mode) hand every guess down: the children's block scan
+                                    // reads all guesses anyway, so classes would cost more than they save.
+        let small = !hard && n <= BLOCK_MAX;
+        level.expanded.clear();
+        level.expanded_labels.clear();
         for k in 0..level.order.len() {
             let key = level.order[k];
             let glb = (key >> 64) as u32;
@@ -793,8 +823,11 @@ impl<'a> Solver<'a> {
             if key >> 16 & 1 == 1 {
                 continue; // a perfect split: its bound is its cost, the incumbent is best
             }
+            if !hard && self.expanded_before(g, ids, level) {
+                continue; // splits exactly like a guess already expanded here
+            }
             ctr.expansions += 1;
-            if !classified {
+            if !classified && !small {
                 self.classify(ids, revealed, parent_allowed, level, classes);
                 classified = true;
             }
@@ -942,6 +975,43 @@ impl<'a> Solver<'a> {
                 is_candidate: green[l] != 0,
             };
         }
+    }
+
+    /// True when `g` splits `ids` exactly like a guess already expanded at this state
+    /// (same canonical labels, compared in full); otherwise records its class.
+    fn expanded_before(&self, g: GuessId, ids: &[AnswerId], level: &mut Level) -> bool {
+        let row = self.table.row(g);
+        if row_has_green(row, ids) {
+            return false; // a candidate's green answer sets it apart from every other guess
+        }
+        let counts: &mut [u32; FEEDBACKS] =
+            level.counts.as_mut_slice().try_into().expect("243 slots");
+        let start = level.expanded_labels.len();
+        let (mut buckets, mut hash) = (0u32, 0u64);
+        for &a in ids {
+            let c = &mut counts[row[a as usize] as usize];
+            if *c == 0 {
+                buckets += 1;
+                *c = buckets;
+            }
+            level.expanded_labels.push(*c as u8);
+            hash = (hash ^ *c as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        for &a in ids {
+            counts[row[a as usize] as usize] = 0;
+        }
+        let n = ids.len();
+        let (labels, mine) = level.expanded_labels.split_at(start);
+        let seen = level
+            .expanded
+            .iter()
+            .any(|&(h, s)| h == hash && labels[s..s + n] == *mine);
+        if seen {
+            level.expanded_labels.truncate(start);
+        } else {
+            level.expanded.push((hash, start));
+        }
+        seen
     }
 
     /// Fills `level.allowed` with the guesses the children need: in normal mode one
@@ -1102,9 +1172,13 @@ impl<'a> Solver<'a> {
             debug_assert!(child_beta > blb);
             let child = &level.buf[s as usize..(s + m) as usize];
             let next = self.after(revealed, word, f);
-            let handed = Guesses {
-                list: &level.allowed,
-                bits: (!hard).then_some(&level.allowed_bits[..]),
+            let handed = if !hard && n <= BLOCK_MAX {
+                self.everything()
+            } else {
+                Guesses {
+                    list: &level.allowed,
+                    bits: (!hard).then_some(&level.allowed_bits[..]),
+                }
             };
             let (v, _) = self.search(
                 child,
