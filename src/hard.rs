@@ -88,6 +88,62 @@ impl Revealed {
     }
 }
 
+/// A word's letters as masks: bit `l` of `at_least[k]` is set when letter `l` occurs
+/// at least `k + 1` times. Precomputed per guess so that [`Demand::allows`] is a few
+/// mask operations instead of counting letters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LetterSig {
+    at_least: [u32; 5],
+    letters: [u8; 5],
+}
+
+impl LetterSig {
+    pub fn of(word: Word) -> LetterSig {
+        let mut counts = [0u8; 26];
+        let mut sig = LetterSig::default();
+        for i in 0..5 {
+            let l = word.letter(i);
+            sig.at_least[counts[l as usize] as usize] |= 1 << l;
+            counts[l as usize] += 1;
+            sig.letters[i] = l + 1;
+        }
+        sig
+    }
+}
+
+/// What a [`Revealed`] demands of the next guess, in the form [`LetterSig`] is
+/// checked against: computed once per state, then applied to every guess.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Demand {
+    at_least: [u32; 5],
+    greens: [u8; 5],
+}
+
+impl Demand {
+    /// Same answer as [`Revealed::allows`] for the word `sig` was made from.
+    #[inline]
+    pub fn allows(&self, sig: &LetterSig) -> bool {
+        (0..5).all(|k| self.at_least[k] & !sig.at_least[k] == 0)
+            && (0..5).all(|i| self.greens[i] == 0 || self.greens[i] == sig.letters[i])
+    }
+}
+
+impl Revealed {
+    /// What this demands of the next guess, for fast checks of many guesses.
+    pub fn demand(&self) -> Demand {
+        let mut d = Demand {
+            greens: self.greens,
+            ..Demand::default()
+        };
+        for (l, &m) in self.min_count.iter().enumerate() {
+            for k in 0..m.min(5) as usize {
+                d.at_least[k] |= 1 << l;
+            }
+        }
+        d
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,6 +160,30 @@ mod tests {
         assert!(!r.allows(w("sloop")), "yellow a must be used");
         assert!(r.allows(w("salsa")), "gray letters may be reused");
         assert!(r.violation(w("sloop")).unwrap().contains("'a'"));
+    }
+
+    #[test]
+    fn demand_agrees_with_allows() {
+        let words = [
+            "salet", "eerie", "geese", "mamma", "tenor", "sauna", "salsa", "llama", "ahead",
+            "emcee",
+        ]
+        .map(w);
+        for &guess in &words {
+            for &answer in &words {
+                let r = Revealed::default().after(guess, Feedback::compute(guess, answer));
+                let r2 = r.after(words[3], Feedback::compute(words[3], answer));
+                for rv in [r, r2] {
+                    for &next in &words {
+                        assert_eq!(
+                            rv.demand().allows(&LetterSig::of(next)),
+                            rv.allows(next),
+                            "{guess} {answer} {next}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

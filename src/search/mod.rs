@@ -44,7 +44,7 @@ pub use stats::Counters;
 use crate::candidates::partition;
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, Game, GuessId};
-use crate::hard::Revealed;
+use crate::hard::{LetterSig, Revealed};
 use crate::table::FeedbackTable;
 use crate::tree::Node;
 use bound::{add, INFEASIBLE};
@@ -194,6 +194,8 @@ pub struct Solver<'a> {
     /// candidate a sequential stream (64 guesses per cache line) instead of one byte
     /// per line: it took `salet` from 217M lookups at ~25 ns to ~1 ns each.
     by_answer: Vec<u8>,
+    /// Every guess's letter masks, for hard-mode legality checks.
+    sigs: Vec<LetterSig>,
     config: Config,
     tt: tt::Table,
     all_guesses: Vec<GuessId>,
@@ -256,6 +258,7 @@ impl<'a> Solver<'a> {
             game,
             table,
             by_answer: transpose(table, game.n_guesses()),
+            sigs: game.guesses.iter().map(|&w| LetterSig::of(w)).collect(),
             tt: tt::Table::new(config.memory_limit, config.use_table),
             config,
             all_guesses: (0..game.n_guesses() as GuessId).collect(),
@@ -648,6 +651,7 @@ impl<'a> Solver<'a> {
         }
 
         let hard = self.config.hard;
+        let demand = revealed.demand();
         if left == 2 {
             // Only a perfect split can finish, and (no candidate being one) every
             // perfect split costs the same: the first one found is optimal.
@@ -679,7 +683,7 @@ impl<'a> Solver<'a> {
                 singles = &self.all_guesses[block_end..];
             }
             for &g in singles {
-                if hard && !revealed.allows(self.game.guesses[g as usize]) {
+                if hard && !demand.allows(&self.sigs[g as usize]) {
                     continue;
                 }
                 ctr.scanned += n as u64;
@@ -750,7 +754,7 @@ impl<'a> Solver<'a> {
                 (g as GuessId, split)
             } else {
                 let Some(&g) = single.next() else { break };
-                if hard && !revealed.allows(self.game.guesses[g as usize]) {
+                if hard && !demand.allows(&self.sigs[g as usize]) {
                     continue;
                 }
                 if blocks && !handed(g as usize) {
@@ -1030,6 +1034,7 @@ impl<'a> Solver<'a> {
         let n = ids.len();
         let hard = self.config.hard;
         let table = &self.by_answer[..];
+        let demand = revealed.demand();
         level.allowed.clear();
         if !hard {
             level.allowed_bits.clear();
@@ -1039,7 +1044,7 @@ impl<'a> Solver<'a> {
         }
         classes.begin(n);
         for &g in parent_allowed {
-            if hard && !revealed.allows(self.game.guesses[g as usize]) {
+            if hard && !demand.allows(&self.sigs[g as usize]) {
                 continue;
             }
             let gi = g as usize;
