@@ -20,9 +20,11 @@ pub struct Candidates {
 impl Candidates {
     /// Every answer of a game with `n` answers.
     pub fn all(n: usize) -> Candidates {
-        Candidates {
-            bits: BitVec::repeat(true, n),
-        }
+        let mut bits = BitVec::repeat(true, n);
+        // `repeat` also sets the dead bits past `n` in the last word, which the raw-word
+        // loops (`len`, `ids`) would count as answers.
+        bits.set_uninitialized(false);
+        Candidates { bits }
     }
 
     /// No answer, over a universe of `n` answers.
@@ -143,5 +145,9 @@ mod tests {
         assert!(c.contains(64) && !c.contains(66));
         assert!(Candidates::none(70).is_empty());
         assert_eq!(Candidates::all(70).len(), 70);
+        assert_eq!(
+            Candidates::all(70).ids(),
+            (0..70).collect::<Vec<AnswerId>>()
+        );
     }
 }
