@@ -194,3 +194,24 @@ fn zero_threads_is_refused() {
     let err = fails(&["--threads", "0", "rank"]);
     assert!(err.contains("--threads"), "{err}");
 }
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("wordle-tree"))
+        .args(["rank", "--top", "0", "--format", "csv"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("rank,guess"));
+    // The reader is dropped here: the rest of the 12972 rows go into a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
