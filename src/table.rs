@@ -16,9 +16,15 @@
 //! which has its own, cheaper instantiation. Tests check every row kind against
 //! [`crate::feedback::reference_feedback`].
 //!
-//! Measured with `wordle-tree bench` (12972 x 2315, 2 cores, best of 5): the previous
-//! version (vectorised only for guesses without repeats, `u32` masks, scalar
-//! `Feedback::compute` for the rest) took about 95 ms; this one about 10 ms.
+//! Measured on 12972 x 2315, process CPU time of one build on one thread (best of 15):
+//! the previous version (vectorised only for guesses without repeats, `u32` masks,
+//! scalar `Feedback::compute` for the rest) took 183 ms; this one 19 ms, of which a
+//! few ms are the kernel's page faults for the fresh 30 MB. `wordle-tree bench` (2
+//! threads, wall, best of 5): 16.5 ms on a quiet machine, 35-40 ms with the 2 cores
+//! shared by other jobs. Tried and dropped: branching per position in the general
+//! rule (the unique letters of a guess with repeats the cheap way, sharing one
+//! unmatched count per repeated letter) made the build slower, 28-29 ms, because the
+//! per-position branches sit inside the block loop.
 
 // Lane loops index several arrays by the same lane or position; iterator chains
 // would hide the one-instruction-per-loop shape the vectoriser relies on.
