@@ -110,13 +110,13 @@ pub fn reference_feedback(guess: Word, answer: Word) -> Feedback {
             used[i] = true;
         }
     }
-    for i in 0..5 {
-        if colours[i] == 2 {
+    for (colour, letter) in colours.iter_mut().zip(guess.0) {
+        if *colour == 2 {
             continue;
         }
-        if let Some(j) = (0..5).find(|&j| !used[j] && answer.0[j] == guess.0[i]) {
+        if let Some(j) = (0..5).find(|&j| !used[j] && answer.0[j] == letter) {
             used[j] = true;
-            colours[i] = 1;
+            *colour = 1;
         }
     }
     Feedback::from_colours(colours)

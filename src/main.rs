@@ -2,9 +2,10 @@
 //! codes (2 for usage and input errors, 1 for a refuted claim).
 
 fn main() -> std::process::ExitCode {
-    // Die quietly on a closed pipe (`wordle-tree export ... | head`) like other Unix
-    // tools, instead of panicking in `println!`.
+    // Rust ignores SIGPIPE, so printing into a closed pipe (`| head`) would panic;
+    // the default action ends the process quietly, as Unix tools do.
     #[cfg(unix)]
+    // SAFETY: first thing in main, before any other thread exists.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }

@@ -3,7 +3,7 @@
 //! serial == parallel and table on == table off, and the tree it builds replays.
 
 use std::sync::Arc;
-use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
+use wordle_tree::game::{AnswerId, Game, GuessId};
 use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
 use wordle_tree::search::{Config, Objective, Solver};

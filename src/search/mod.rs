@@ -739,7 +739,7 @@ impl<'a> Solver<'a> {
             let (g, split) = if g_next < block_end {
                 let g = g_next;
                 g_next += 1;
-                if g % LANES == 0 {
+                if g.is_multiple_of(LANES) {
                     self.block_scan(g, &level.offsets, &mut block);
                 }
                 let split = block[g % LANES];

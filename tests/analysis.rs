@@ -1,0 +1,342 @@
+//! `rank` and `simulate` against slow, direct computations on small random games, the
+//! published one-level values on the default lists, and the shape of the CLI output.
+
+use assert_cmd::Command;
+use std::collections::HashMap;
+use wordle_tree::analysis::{self, Metric};
+use wordle_tree::feedback::reference_feedback;
+use wordle_tree::game::{AnswerId, GuessId};
+use wordle_tree::hard::Revealed;
+use wordle_tree::{Feedback, FeedbackTable, Game, ListSource, Word};
+
+const METRICS: [Metric; 5] = [
+    Metric::Worst,
+    Metric::Expected,
+    Metric::Entropy,
+    Metric::Buckets,
+    Metric::Frequency,
+];
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+
+    /// `k` distinct items of `items`, in their original order.
+    fn subset<T: Copy>(&mut self, items: &[T], k: usize) -> Vec<T> {
+        let mut picked = vec![false; items.len()];
+        let mut left = k.min(items.len());
+        while left > 0 {
+            let i = self.below(items.len());
+            if !picked[i] {
+                picked[i] = true;
+                left -= 1;
+            }
+        }
+        items
+            .iter()
+            .zip(&picked)
+            .filter(|(_, &p)| p)
+            .map(|(&x, _)| x)
+            .collect()
+    }
+}
+
+fn wordle() -> Game {
+    Game::load(&ListSource::Named("wordle".into())).unwrap()
+}
+
+/// A small game: random answers and guess-only words from the default lists.
+fn small_game(rng: &mut Rng, n_answers: usize, n_guesses: usize) -> Game {
+    let full = wordle();
+    let answers = rng.subset(&full.answers, n_answers);
+    let guesses = rng.subset(&full.guesses[full.n_answers()..], n_guesses);
+    Game::from_words(&answers, &guesses)
+}
+
+/// The metrics of one guess, computed directly: buckets as a map from feedback to
+/// the answers in it, with the reference feedback.
+struct Slow {
+    worst: usize,
+    sum_squares: usize,
+    entropy: f64,
+    buckets: usize,
+    frequency: f64,
+}
+
+fn slow_metrics(guess: Word, candidates: &[Word]) -> Slow {
+    let mut buckets: HashMap<Feedback, Vec<Word>> = HashMap::new();
+    for &answer in candidates {
+        buckets
+            .entry(reference_feedback(guess, answer))
+            .or_default()
+            .push(answer);
+    }
+    let n = candidates.len() as f64;
+    let entropy = buckets
+        .values()
+        .map(|b| {
+            let p = b.len() as f64 / n;
+            -p * p.log2()
+        })
+        .sum();
+    let mut frequency = 0.0;
+    for answer in candidates {
+        let greens = (0..5).filter(|&i| guess.0[i] == answer.0[i]).count();
+        let mut letters: Vec<u8> = guess.0.to_vec();
+        letters.sort();
+        letters.dedup();
+        let present = letters.iter().filter(|l| answer.0.contains(l)).count();
+        frequency += (greens + present) as f64;
+    }
+    Slow {
+        worst: buckets.values().map(Vec::len).max().unwrap(),
+        sum_squares: buckets.values().map(|b| b.len() * b.len()).sum(),
+        entropy,
+        buckets: buckets.len(),
+        frequency: frequency / n,
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+#[test]
+fn rank_metrics_match_a_direct_computation() {
+    let mut rng = Rng(7);
+    for round in 0..6 {
+        let game = small_game(&mut rng, 40 + 20 * round, 150);
+        let table = FeedbackTable::build(&game);
+        let all: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+        let ids = rng.subset(&all, 10 + 7 * round);
+        let candidates: Vec<Word> = ids.iter().map(|&a| game.answers[a as usize]).collect();
+        for metric in METRICS {
+            let scores = analysis::rank(&game, &table, &ids, metric);
+            assert_eq!(scores.len(), game.n_guesses());
+            let mut seen = vec![false; game.n_guesses()];
+            let mut previous: Option<(f64, f64, Word)> = None;
+            for s in &scores {
+                assert!(!seen[s.guess as usize], "each guess once");
+                seen[s.guess as usize] = true;
+                let guess = game.guesses[s.guess as usize];
+                let slow = slow_metrics(guess, &candidates);
+                let n = candidates.len() as f64;
+                assert_eq!(s.worst as usize, slow.worst, "{guess} worst");
+                assert_eq!(s.buckets as usize, slow.buckets, "{guess} buckets");
+                assert!(close(s.expected, slow.sum_squares as f64 / n), "{guess}");
+                assert!(close(s.entropy, slow.entropy), "{guess} entropy");
+                assert!(close(s.frequency, slow.frequency), "{guess} frequency");
+                assert_eq!(s.is_candidate, candidates.contains(&guess));
+                // Best first by (metric, its tie-break), then alphabetical.
+                let key = match metric {
+                    Metric::Worst => (slow.worst as f64, slow.sum_squares as f64),
+                    Metric::Expected => (slow.sum_squares as f64, 0.0),
+                    Metric::Entropy => (-slow.entropy, 0.0),
+                    Metric::Buckets => (-(slow.buckets as f64), slow.sum_squares as f64),
+                    Metric::Frequency => (-slow.frequency, 0.0),
+                };
+                if let Some((k0, k1, prev)) = previous {
+                    let tie = close(k0, key.0) && close(k1, key.1);
+                    assert!(
+                        (k0, k1) < key || tie,
+                        "{metric:?}: {prev} ranked before {guess}"
+                    );
+                    assert!(!tie || prev < guess, "{metric:?}: tie {prev} {guess}");
+                }
+                previous = Some((key.0, key.1, guess));
+            }
+        }
+    }
+}
+
+#[test]
+fn published_one_level_values_on_the_default_lists() {
+    let game = wordle();
+    let table = FeedbackTable::build(&game);
+    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let name = |s: &analysis::Score| game.guesses[s.guess as usize].to_string();
+
+    let by_entropy = analysis::rank(&game, &table, &ids, Metric::Entropy);
+    assert_eq!(name(&by_entropy[0]), "soare");
+    assert!((by_entropy[0].entropy - 5.886).abs() < 5e-4);
+
+    // Best worst case: five guesses leave at most 168 candidates.
+    let by_worst = analysis::rank(&game, &table, &ids, Metric::Worst);
+    let leaders: Vec<String> = by_worst
+        .iter()
+        .take_while(|s| s.worst == 168)
+        .map(name)
+        .collect();
+    let mut sorted = leaders.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["aesir", "arise", "raise", "reais", "serai"]);
+    assert_eq!(leaders[0], "raise", "ties broken by expected size");
+
+    let by_expected = analysis::rank(&game, &table, &ids, Metric::Expected);
+    assert_eq!(name(&by_expected[0]), "roate");
+    assert!((by_expected[0].expected - 60.4246).abs() < 1e-4);
+
+    let by_buckets = analysis::rank(&game, &table, &ids, Metric::Buckets);
+    assert_eq!(name(&by_buckets[0]), "trace");
+    assert_eq!(by_buckets[0].buckets, 150);
+    let salet = by_buckets.iter().find(|s| name(s) == "salet").unwrap();
+    assert_eq!(salet.buckets, 148);
+}
+
+#[test]
+fn rank_works_on_sowpods() {
+    let game = Game::load(&ListSource::Named("sowpods".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let scores = analysis::rank(&game, &table, &ids, Metric::Entropy);
+    assert_eq!(scores.len(), 12478);
+    for pair in scores.windows(2) {
+        assert!(pair[0].entropy >= pair[1].entropy - 1e-9);
+    }
+    // The leaders' entropies, recomputed directly over all 12478 answers.
+    for s in &scores[..3] {
+        let slow = slow_metrics(game.guesses[s.guess as usize], &game.answers);
+        assert!(close(s.entropy, slow.entropy));
+        assert_eq!(s.worst as usize, slow.worst);
+    }
+}
+
+/// Plays one answer on its own, asking the player for every guess: the obvious way,
+/// against which the recursive `simulate` is checked.
+fn replay(
+    game: &Game,
+    table: &FeedbackTable,
+    metric: Metric,
+    opener: Option<GuessId>,
+    hard: bool,
+    answer: AnswerId,
+) -> u32 {
+    let mut ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let mut revealed = Revealed::default();
+    for depth in 1..=30 {
+        let guess = match (depth, opener) {
+            (1, Some(o)) => o,
+            _ => analysis::choose(game, table, metric, &ids, hard.then_some(&revealed)),
+        };
+        let word = game.guesses[guess as usize];
+        if hard {
+            assert_eq!(revealed.violation(word), None, "hard mode: {word}");
+        }
+        let feedback = reference_feedback(word, game.answers[answer as usize]);
+        if feedback.is_all_green() {
+            return depth;
+        }
+        ids.retain(|&a| reference_feedback(word, game.answers[a as usize]) == feedback);
+        assert!(ids.contains(&answer));
+        revealed = revealed.after(word, feedback);
+    }
+    panic!(
+        "answer {} not found in 30 guesses",
+        game.answers[answer as usize]
+    );
+}
+
+#[test]
+fn simulate_equals_a_per_answer_replay() {
+    let mut rng = Rng(11);
+    for round in 0..4 {
+        let game = small_game(&mut rng, 30 + 10 * round, 120);
+        let table = FeedbackTable::build(&game);
+        for metric in METRICS {
+            for hard in [false, true] {
+                let opener = (round % 2 == 1).then(|| rng.below(game.n_guesses()) as GuessId);
+                let sim = analysis::simulate(&game, &table, metric, opener, hard);
+                assert_eq!(sim.depths.len(), game.n_answers());
+                for a in 0..game.n_answers() as AnswerId {
+                    assert_eq!(
+                        sim.depths[a as usize],
+                        replay(&game, &table, metric, opener, hard, a),
+                        "{metric:?} hard={hard} opener={opener:?} answer {}",
+                        game.answers[a as usize]
+                    );
+                }
+                assert_eq!(
+                    sim.total(),
+                    sim.depths.iter().map(|&d| d as u64).sum::<u64>()
+                );
+                assert_eq!(sim.histogram().iter().sum::<usize>(), game.n_answers());
+            }
+        }
+    }
+}
+
+fn cli() -> Command {
+    Command::cargo_bin("wordle-tree").unwrap()
+}
+
+#[test]
+fn rank_csv_has_a_header_and_one_row_per_guess() {
+    let out = cli()
+        .args(["rank", "--metric", "worst", "--top", "7", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "rank,guess,worst,expected,entropy,buckets,frequency"
+    );
+    assert_eq!(lines.len(), 8);
+    for (i, line) in lines[1..].iter().enumerate() {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), 7, "{line}");
+        assert_eq!(fields[0], (i + 1).to_string());
+        assert!(Word::parse(fields[1]).is_ok());
+        // Five guesses leave at most 168 candidates; no guess does better.
+        let worst: u32 = fields[2].parse().unwrap();
+        assert!(if i < 5 { worst == 168 } else { worst > 168 }, "{line}");
+        for f in &fields[3..] {
+            f.parse::<f64>().unwrap();
+        }
+    }
+    assert_eq!(lines[1].split(',').nth(1), Some("raise"));
+}
+
+#[test]
+fn rank_json_is_an_array_of_rows() {
+    let out = cli()
+        .args(["rank", "--top", "3", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["rank"], i + 1);
+        for key in [
+            "guess",
+            "worst",
+            "expected",
+            "entropy",
+            "buckets",
+            "frequency",
+        ] {
+            assert!(!row[key].is_null(), "{key} missing in {row}");
+        }
+    }
+    assert_eq!(rows[0]["guess"], "soare");
+}
+
+#[test]
+fn rank_table_prints_the_header_and_top_rows() {
+    let out = cli().args(["rank", "--top", "4"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 1 + 4 + 1, "{text}");
+    assert!(lines[1].contains("entropy") && lines[1].contains("worst"));
+    assert!(lines[2].contains("soare"));
+}
