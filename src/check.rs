@@ -12,7 +12,7 @@
 use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
 use crate::search::bound::{Objective, OVER_PENALTY};
-use crate::search::{Config, OpenerCost, SolveError, Solver};
+use crate::search::{Config, SolveError, Solver};
 use crate::table::FeedbackTable;
 use crate::tree::Tree;
 use std::sync::atomic::AtomicBool;
@@ -134,13 +134,16 @@ pub fn within(
     }
 }
 
-/// Only whether `opener` meets "every answer within `depth`": the cheapest form, for
-/// sweeping many openers (buckets largest first, stopping at the first that fails).
+/// Only whether `opener` meets "every answer within `depth`" (the solver's limit):
+/// the cheapest form, for sweeping many openers. Buckets are tried smallest first and
+/// the first that fails settles it (measured: `barky` within 4 is refuted in 0.4 s
+/// this way, 2.2 s when the largest bucket goes first).
 pub fn opener_within(solver: &Solver, opener: GuessId) -> Result<bool, SolveError> {
-    Ok(matches!(
-        solver.opener_cost(opener, 1)?,
-        OpenerCost::Exact(0)
-    ))
+    let ids: Vec<AnswerId> = (0..solver.game().n_answers() as AnswerId).collect();
+    let depth = solver.config().max_guesses;
+    Ok(solver
+        .first_infeasible_bucket(opener, &ids, depth, &Revealed::default())?
+        .is_none())
 }
 
 /// A solver for [`opener_within`] sweeps.

@@ -118,6 +118,8 @@ pub(crate) struct Level {
     /// (hash, start in `expanded_labels`), so an equivalent guess is not expanded twice.
     expanded: Vec<(u64, usize)>,
     expanded_labels: Vec<u8>,
+    /// The most buckets any guess scanned here makes (`usize::MAX` if unknown).
+    max_split: usize,
 }
 
 /// Exact partition classes of the guesses scanned at one state: an open-addressing
@@ -237,6 +239,10 @@ fn transpose(table: &FeedbackTable, n_guesses: usize) -> Vec<u8> {
 struct Guesses<'s> {
     list: &'s [GuessId],
     bits: Option<&'s [u64]>,
+    /// The most buckets any of these guesses makes on the parent state: no guess
+    /// makes more on a subset, so a state with more candidates cannot be split into
+    /// singletons (infeasible with two guesses left).
+    max_split: usize,
 }
 
 /// States with at most this many candidates are scanned 32 guesses at a time by
@@ -307,6 +313,7 @@ impl<'a> Solver<'a> {
         Guesses {
             list: &self.all_guesses,
             bits: None,
+            max_split: usize::MAX,
         }
     }
 
@@ -501,13 +508,7 @@ impl<'a> Solver<'a> {
         if left <= 1 && !buckets.is_empty() {
             return Ok(OpenerCost::AtLeast(INFEASIBLE as u64));
         }
-        // Costs: small buckets first tighten the cutoff cheaply. Feasibility: the
-        // largest bucket is the likeliest to fail, which settles the opener at once.
-        if obj.unit == 0 {
-            buckets.sort_by_key(|(_, b)| std::cmp::Reverse(b.len()));
-        } else {
-            buckets.sort_by_key(|(_, b)| b.len());
-        }
+        buckets.sort_by_key(|(_, b)| b.len());
         let bounds: Vec<u64> = buckets
             .iter()
             .map(|(_, b)| obj.size_bound(b.len(), obj.counted(b), left - 1) as u64)
@@ -652,6 +653,10 @@ impl<'a> Solver<'a> {
 
         let hard = self.config.hard;
         let demand = revealed.demand();
+        if left == 2 && n > parent.max_split {
+            self.tt.store(ids, left, hard_key, Bound::Lower(INFEASIBLE));
+            return (INFEASIBLE, None);
+        }
         if left == 2 {
             // Only a perfect split can finish, and (no candidate being one) every
             // perfect split costs the same: the first one found is optimal.
@@ -710,6 +715,7 @@ impl<'a> Solver<'a> {
         } else {
             usize::MAX
         };
+        level.max_split = 0;
         let mut least = INFEASIBLE; // least bound of any guess
         let mut rejected = INFEASIBLE; // least bound of the guesses not in `order`
         let mut incumbent: (u32, Option<GuessId>) = (INFEASIBLE, None);
@@ -779,6 +785,10 @@ impl<'a> Solver<'a> {
                 incumbent = (glb, Some(g));
             }
             least = least.min(glb);
+            // Guesses dropped early above have at least `max_repeats` repeats, so fewer
+            // buckets than any guess kept: the maximum over kept guesses covers them
+            // (and with none kept nothing is expanded, so the hint is never read).
+            level.max_split = level.max_split.max(split.buckets);
             if glb < beta {
                 level.order.push(
                     (glb as u128) << 64
@@ -1178,11 +1188,15 @@ impl<'a> Solver<'a> {
             let child = &level.buf[s as usize..(s + m) as usize];
             let next = self.after(revealed, word, f);
             let handed = if !hard && n <= BLOCK_MAX {
-                self.everything()
+                Guesses {
+                    max_split: level.max_split,
+                    ..self.everything()
+                }
             } else {
                 Guesses {
                     list: &level.allowed,
                     bits: (!hard).then_some(&level.allowed_bits[..]),
+                    max_split: level.max_split,
                 }
             };
             let (v, _) = self.search(
