@@ -250,6 +250,24 @@ struct Guesses<'s> {
 const BLOCK_MAX: usize = 22;
 const LANES: usize = 32;
 
+/// What [`Solver::scan`] leaves for the expansion step.
+struct Prepared {
+    /// Counted candidates (penalty objectives).
+    w: u32,
+    /// The state's lower bound.
+    lb: u32,
+    /// The best perfect split found, with its exact cost.
+    incumbent: (u32, Option<GuessId>),
+    /// The least bound of the guesses left out of `order`.
+    rejected: u32,
+    hard_key: u128,
+}
+
+enum Scanned {
+    Done(u32, Option<GuessId>),
+    Expand(Prepared),
+}
+
 /// How one guess splits a state, from the scan.
 #[derive(Clone, Copy, Default)]
 struct Split {
@@ -580,28 +598,26 @@ impl<'a> Solver<'a> {
         Node { guess, branches }
     }
 
-    /// Branch and bound (see the module doc). Returns the exact cost and the best guess
-    /// when the cost is below `beta`; otherwise a lower bound `>= beta` and `None`.
-    /// `parent_allowed` holds a guess of every class the parent found (or every guess).
+    /// Steps 1 and 2 of [`Solver::search`]: closed forms, the table, and the scan. Either
+    /// settles the state, or leaves the guesses to expand, sorted, in `level.order`.
     #[allow(clippy::too_many_arguments)]
-    fn search(
+    fn scan(
         &self,
         ids: &[AnswerId],
         left: u8,
         revealed: &Revealed,
         parent: Guesses,
         beta: u32,
-        levels: &mut [Level],
-        classes: &mut Classes,
+        level: &mut Level,
         ctr: &mut Counters,
-    ) -> (u32, Option<GuessId>) {
+    ) -> Scanned {
         let parent_allowed = parent.list;
         let n = ids.len();
         let obj = &self.config.objective;
         debug_assert!(ids.windows(2).all(|w| w[0] < w[1]), "candidates are sorted");
         match n {
-            1 => return (obj.single(left, obj.counts(ids[0])), Some(ids[0])),
-            _ if left <= 1 => return (INFEASIBLE, None),
+            1 => return Scanned::Done(obj.single(left, obj.counts(ids[0])), Some(ids[0])),
+            _ if left <= 1 => return Scanned::Done(INFEASIBLE, None),
             _ => {}
         }
         let w = obj.counted(ids);
@@ -613,30 +629,29 @@ impl<'a> Solver<'a> {
             } else {
                 ids[0]
             };
-            return (lb, Some(first));
+            return Scanned::Done(lb, Some(first));
         }
         if lb >= beta {
-            return (lb, None);
+            return Scanned::Done(lb, None);
         }
         if self.stop.load(Ordering::Relaxed) {
-            return (INFEASIBLE, None);
+            return Scanned::Done(INFEASIBLE, None);
         }
         let hard_key = self.hard_key(revealed);
         ctr.probes += 1;
         match self.tt.probe(ids, left, hard_key) {
             Some(Bound::Exact(v, g)) => {
                 ctr.hits += 1;
-                return (v, Some(g));
+                return Scanned::Done(v, Some(g));
             }
             Some(Bound::Lower(l)) if l >= beta => {
                 ctr.hits += 1;
-                return (l, None);
+                return Scanned::Done(l, None);
             }
             Some(Bound::Lower(l)) => lb = lb.max(l),
             None => {}
         }
         ctr.states += 1;
-        let (level, deeper) = levels.split_first_mut().expect("a level per guess left");
 
         // Step 2a: a candidate that splits the state into singletons and meets the
         // size bound is optimal.
@@ -646,7 +661,7 @@ impl<'a> Solver<'a> {
                 if v <= lb {
                     self.tt
                         .store(ids, left, hard_key, Bound::Exact(v, a as GuessId));
-                    return (v, Some(a as GuessId));
+                    return Scanned::Done(v, Some(a as GuessId));
                 }
             }
         }
@@ -655,7 +670,7 @@ impl<'a> Solver<'a> {
         let demand = revealed.demand();
         if left == 2 && n > parent.max_split {
             self.tt.store(ids, left, hard_key, Bound::Lower(INFEASIBLE));
-            return (INFEASIBLE, None);
+            return Scanned::Done(INFEASIBLE, None);
         }
         if left == 2 {
             // Only a perfect split can finish, and (no candidate being one) every
@@ -682,7 +697,7 @@ impl<'a> Solver<'a> {
                     if let Some(l) = (0..LANES).find(|&l| block[l].buckets == n && handed(g0 + l)) {
                         let g = (g0 + l) as GuessId;
                         self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
-                        return (v, Some(g));
+                        return Scanned::Done(v, Some(g));
                     }
                 }
                 singles = &self.all_guesses[block_end..];
@@ -694,11 +709,11 @@ impl<'a> Solver<'a> {
                 ctr.scanned += n as u64;
                 if handed(g as usize) && self.is_perfect(g, &level.offsets) {
                     self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
-                    return (v, Some(g));
+                    return Scanned::Done(v, Some(g));
                 }
             }
             self.tt.store(ids, left, hard_key, Bound::Lower(INFEASIBLE));
-            return (INFEASIBLE, None);
+            return Scanned::Done(INFEASIBLE, None);
         }
 
         // Step 2b: scan the guesses the parent handed down, for bounds only. With the
@@ -804,15 +819,53 @@ impl<'a> Solver<'a> {
         if let (v, Some(g)) = incumbent {
             if v <= lb {
                 self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
-                return (v, Some(g));
+                return Scanned::Done(v, Some(g));
             }
         }
         if lb >= beta {
             self.tt.store(ids, left, hard_key, Bound::Lower(lb));
-            return (lb, None);
+            return Scanned::Done(lb, None);
         }
         level.order.sort_unstable();
 
+        Scanned::Expand(Prepared {
+            w,
+            lb,
+            incumbent,
+            rejected,
+            hard_key,
+        })
+    }
+
+    /// Branch and bound (see the module doc). Returns the exact cost and the best guess
+    /// when the cost is below `beta`; otherwise a lower bound `>= beta` and `None`.
+    /// `parent` holds a guess of every class the parent found (or every guess).
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        parent: Guesses,
+        beta: u32,
+        levels: &mut [Level],
+        classes: &mut Classes,
+        ctr: &mut Counters,
+    ) -> (u32, Option<GuessId>) {
+        let (level, deeper) = levels.split_first_mut().expect("a level per guess left");
+        let Prepared {
+            w,
+            lb,
+            incumbent,
+            rejected,
+            hard_key,
+        } = match self.scan(ids, left, revealed, parent, beta, level, ctr) {
+            Scanned::Done(v, g) => return (v, g),
+            Scanned::Expand(p) => p,
+        };
+        let parent_allowed = parent.list;
+        let n = ids.len();
+        let hard = self.config.hard;
         // Step 3: expand guesses in order of bound.
         let (mut best, mut best_guess) = if incumbent.0 < beta {
             incumbent
@@ -856,6 +909,23 @@ impl<'a> Solver<'a> {
         if self.stop.load(Ordering::Relaxed) {
             return (INFEASIBLE, None);
         }
+        self.finish(ids, left, hard_key, beta, lb, best, best_guess, proved)
+    }
+
+    /// Stores and returns what a search of the state proved: `best` reached by
+    /// `best_guess`, or else the least bound `proved` of the guesses that lost.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        hard_key: u128,
+        beta: u32,
+        lb: u32,
+        best: u32,
+        best_guess: Option<GuessId>,
+        proved: u32,
+    ) -> (u32, Option<GuessId>) {
         match best_guess {
             Some(g) => {
                 debug_assert!(best >= lb, "a bound never exceeds a found cost");
