@@ -369,6 +369,108 @@ impl<'a> Solver<'a> {
         r
     }
 
+    /// Like [`Solver::run`] with no cutoff, but a large state's guesses are expanded
+    /// by all threads: workers take guesses in order of bound from a shared counter
+    /// (so the most promising go first, as in the serial loop) and share the best cost
+    /// found as their cutoff. The cost is exact either way; among equally good
+    /// guesses the one kept may differ from a serial run. Without this, `trace` ran
+    /// no faster on two threads than on one: a single opener bucket dominates.
+    fn run_parallel(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+    ) -> (u32, Option<GuessId>) {
+        const PARALLEL_MIN: usize = 64;
+        let threads = rayon::current_num_threads();
+        if ids.len() < PARALLEL_MIN || threads < 2 {
+            return self.run(ids, left, revealed, INFEASIBLE);
+        }
+        let mut sc = self.scratch();
+        let mut ctr = Counters::default();
+        let prep = {
+            let Scratch { levels, classes } = &mut sc;
+            let level = &mut levels[0];
+            match self.scan(
+                ids,
+                left,
+                revealed,
+                self.everything(),
+                INFEASIBLE,
+                level,
+                &mut ctr,
+            ) {
+                Scanned::Done(v, g) => {
+                    *self.totals.lock().unwrap() += ctr;
+                    return (v, g);
+                }
+                Scanned::Expand(p) => {
+                    // The children's guesses, once for all workers.
+                    self.classify(ids, revealed, &self.all_guesses, level, classes);
+                    p
+                }
+            }
+        };
+        let root = &sc.levels[0];
+        let pack = |v: u32, g: GuessId| (v as u64) << 16 | g as u64;
+        let best = std::sync::atomic::AtomicU64::new(match prep.incumbent {
+            (v, Some(g)) => pack(v, g),
+            _ => pack(INFEASIBLE, 0),
+        });
+        let proved = std::sync::atomic::AtomicU32::new(prep.rejected);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        (0..threads).into_par_iter().for_each(|_| {
+            let mut mine = self.scratch();
+            let mut ctr = Counters::default();
+            mine.levels[0].allowed = root.allowed.clone();
+            mine.levels[0].allowed_bits = root.allowed_bits.clone();
+            mine.levels[0].max_split = root.max_split;
+            let Scratch { levels, classes } = &mut mine;
+            let (level, deeper) = levels.split_first_mut().expect("levels");
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&key) = root.order.get(k) else { break };
+                let glb = (key >> 64) as u32;
+                let g = (key & 0xffff) as GuessId;
+                let cutoff = (best.load(Ordering::Relaxed) >> 16) as u32;
+                if glb >= cutoff {
+                    proved.fetch_min(glb, Ordering::Relaxed);
+                    break; // every later guess is bounded at least as high
+                }
+                if key >> 16 & 1 == 1 {
+                    continue; // a perfect split: the incumbent already covers it
+                }
+                ctr.expansions += 1;
+                let v = self.expand(
+                    g, ids, prep.w, left, revealed, cutoff, level, deeper, classes, &mut ctr,
+                );
+                if v < cutoff {
+                    best.fetch_min(pack(v, g), Ordering::Relaxed);
+                } else {
+                    proved.fetch_min(v, Ordering::Relaxed);
+                }
+            }
+            *self.totals.lock().unwrap() += ctr;
+        });
+        *self.totals.lock().unwrap() += ctr;
+        if self.stop.load(Ordering::Relaxed) {
+            return (INFEASIBLE, None);
+        }
+        let b = best.load(Ordering::Relaxed);
+        let (value, guess) = ((b >> 16) as u32, (b & 0xffff) as GuessId);
+        let best_guess = (value < INFEASIBLE).then_some(guess);
+        self.finish(
+            ids,
+            left,
+            prep.hard_key,
+            INFEASIBLE,
+            prep.lb,
+            value,
+            best_guess,
+            proved.load(Ordering::Relaxed),
+        )
+    }
+
     /// The exact least cost of the state (`ids` sorted), or `None` if no tree finds
     /// every candidate within `left` guesses.
     pub fn cost(
@@ -377,7 +479,7 @@ impl<'a> Solver<'a> {
         left: u8,
         revealed: &Revealed,
     ) -> Result<Option<u32>, SolveError> {
-        let (v, _) = self.run(ids, left, revealed, INFEASIBLE);
+        let (v, _) = self.run_parallel(ids, left, revealed);
         self.check_stop()?;
         Ok((v < INFEASIBLE).then_some(v))
     }
@@ -439,7 +541,7 @@ impl<'a> Solver<'a> {
         let results: Vec<u32> = buckets
             .par_iter()
             .map(|(f, b)| {
-                let (v, _) = self.run(b, left - 1, &self.after(revealed, word, *f), INFEASIBLE);
+                let (v, _) = self.run_parallel(b, left - 1, &self.after(revealed, word, *f));
                 let total = cost_so_far.fetch_add(v as u64, Ordering::Relaxed) + v as u64;
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, n_buckets, total);
                 v
