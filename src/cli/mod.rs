@@ -2,6 +2,8 @@
 //! place. Every command prints plain text on stdout; progress and errors go to stderr.
 //! Errors are `anyhow` here only; the library's are typed.
 
+mod next;
+
 use crate::analysis::{self, Metric};
 use crate::format::{self, file, text};
 use crate::game::{AnswerId, Game, GuessId, ListSource};
@@ -107,6 +109,13 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// The next guess after a history (GUESS:FEEDBACK ...), from the shipped tree;
+    /// solved exactly on the fly when the history has left the tree.
+    Next(next::NextArgs),
+    /// The tree's whole path to one answer.
+    Path(next::PathArgs),
+    /// Interactive helper: suggests a guess, reads the feedback, repeats.
+    Play(next::PlayArgs),
     /// Times the core operations and the reference solves; prints figures.
     Bench {
         /// Also run the slower reference solves (trace, hard salet).
@@ -166,6 +175,9 @@ pub fn run() -> Result<ExitCode> {
         Command::Verify { file } => verify(&ctx, file),
         Command::Export { file, format, out } => export(&ctx, file, *format, out.as_deref()),
         Command::Bench { full } => bench(&ctx, *full),
+        Command::Next(args) => next::next(&ctx, args),
+        Command::Path(args) => next::path(&ctx, args),
+        Command::Play(args) => next::play(&ctx, args),
     }
 }
 
