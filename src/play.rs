@@ -236,10 +236,20 @@ pub fn path(game: &Game, root: &Node, answer: AnswerId) -> Option<Vec<Step>> {
 /// The total guesses `node` still needs over `candidates` (its guess included), or
 /// `None` when it misses one of them within 32 guesses.
 pub fn subtree_cost(game: &Game, node: &Node, candidates: &[AnswerId]) -> Option<u64> {
-    candidates
-        .iter()
-        .map(|&a| path(game, node, a).map(|p| p.len() as u64))
-        .sum()
+    subtree_depths(game, node, candidates).map(|(total, _)| total)
+}
+
+/// The total and the most guesses `node` still needs over `candidates`, or `None` when
+/// it misses one of them (so walking every candidate also checks the subtree).
+pub fn subtree_depths(game: &Game, node: &Node, candidates: &[AnswerId]) -> Option<(u64, usize)> {
+    let mut total = 0;
+    let mut most = 0;
+    for &a in candidates {
+        let d = path(game, node, a)?.len();
+        total += d as u64;
+        most = most.max(d);
+    }
+    Some((total, most))
 }
 
 /// The next guess for a history.
@@ -262,6 +272,8 @@ pub struct Move {
     /// Total guesses still to come over the candidates, this guess included, when the
     /// plan below is followed. `cost / candidates.len()` is the expected number.
     pub cost: u64,
+    /// The most guesses still to come for any candidate, this guess included.
+    pub worst: usize,
     /// The plan from here: the stored subtree, or the one solved off the tree.
     pub plan: Node,
     /// Where the plan came from.
@@ -323,12 +335,13 @@ pub fn advise<'t>(
     }
     let (step, why) = match follow(tree, steps) {
         Position::On(node) => {
-            let cost =
-                subtree_cost(game, node, &history.candidates).ok_or(AdviceError::TreeMisses)?;
+            let (cost, worst) =
+                subtree_depths(game, node, &history.candidates).ok_or(AdviceError::TreeMisses)?;
             return Ok(Advice::Play(Move {
                 guess: node.guess,
                 candidates: history.candidates,
                 cost,
+                worst,
                 plan: node.clone(),
                 source: Source::Tree,
             }));
@@ -364,10 +377,15 @@ pub fn advise<'t>(
         tree.max_guesses - used,
         &revealed,
     )?;
+    // Only a search interrupted during `build` leaves a plan that misses a candidate.
+    let (replayed, worst) = subtree_depths(game, &plan, &history.candidates)
+        .ok_or(AdviceError::Solve(SolveError::Interrupted))?;
+    debug_assert_eq!(replayed, cost as u64, "the solved plan replays to its cost");
     Ok(Advice::Play(Move {
         guess: plan.guess,
         candidates: history.candidates,
         cost: cost as u64,
+        worst,
         plan,
         source: Source::Solved {
             step,

@@ -254,6 +254,16 @@ fn damaged_tree_files_are_refused() {
         &["play", "--tree", junk.to_str().unwrap()],
         "not a wordle-tree file",
     );
+    // Sound checksums but a branch cut off: refused when an answer is not reached.
+    let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let mut tree = file::load(Path::new(SHIPPED[0].2), &game).unwrap();
+    tree.root.branches.pop();
+    let pruned = dir.path().join("pruned.tree");
+    file::save(&tree, &pruned).unwrap();
+    fails(
+        &["next", "--tree", pruned.to_str().unwrap()],
+        "does not reach every candidate",
+    );
 }
 
 fn play(input: &str) -> String {
