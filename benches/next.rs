@@ -40,20 +40,18 @@ fn next(c: &mut Criterion) {
         b.iter(|| play::replay(&game, black_box(&history), false).unwrap())
     });
     let stop = AtomicBool::new(false);
-    let no_table = || -> &'static FeedbackTable { unreachable!("on the tree") };
     for h in ["", "salet:BBBBB courd:BBBBY"] {
         let st = steps(&game, h);
         c.bench_function(&format!("advise on tree [{h}]"), |b| {
-            b.iter(|| play::advise(&game, &tree, black_box(&st), no_table, &stop).unwrap())
+            b.iter(|| play::advise(&game, &tree, black_box(&st), &stop).unwrap())
         });
     }
-    let table = FeedbackTable::build(&game);
     let mut group = c.benchmark_group("off tree");
     group.sample_size(10);
-    for h in ["crane:BBYBB", "crane:BBBBB", "fuzzy:BBBBB"] {
+    for h in ["crane:BBYBB", "audio:BBBBB", "crane:BBBBB"] {
         let st = steps(&game, h);
-        group.bench_function(format!("advise [{h}], table prebuilt"), |b| {
-            b.iter(|| play::advise(&game, &tree, black_box(&st), || &table, &stop).unwrap())
+        group.bench_function(format!("advise [{h}]"), |b| {
+            b.iter(|| play::advise(&game, &tree, black_box(&st), &stop).unwrap())
         });
     }
     group.bench_function("feedback table build", |b| {

@@ -5,7 +5,7 @@
 //!
 //! A cold `next` on the tree loads the lists (1.6 ms) and the tree (0.13 ms), checks
 //! the file's checksums, and walks the history and then every candidate through the
-//! subtree (0.45 ms for all 2315); the 30 MB feedback table (tens of ms) is only built
+//! subtree (0.45 ms for all 2315); a feedback table and the solver are only needed
 //! when the history has left the tree.
 
 use super::{allowed_guess, mode_name, Ctx};
@@ -13,10 +13,8 @@ use crate::feedback::Feedback;
 use crate::format::file;
 use crate::game::{AnswerId, Game};
 use crate::play::{self, Advice, AdviceError, Move, Source, Step};
-use crate::table::FeedbackTable;
 use crate::tree::Tree;
 use anyhow::{bail, Context, Result};
-use std::cell::OnceCell;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -99,11 +97,10 @@ fn load_tree(ctx: &Ctx, path: Option<&Path>) -> Result<(Tree, PathBuf)> {
     Ok((tree, path))
 }
 
-/// Lazily built feedback table and the stop flag, for off-tree solving.
+/// The game, the tree and the stop flag, with the formatting shared by the commands.
 struct Helper<'a> {
     game: &'a Game,
     tree: &'a Tree,
-    table: OnceCell<FeedbackTable>,
     ctx: &'a Ctx<'a>,
 }
 
@@ -112,14 +109,12 @@ impl<'a> Helper<'a> {
         Helper {
             game: ctx.game,
             tree,
-            table: OnceCell::new(),
             ctx,
         }
     }
 
     fn advise(&self, steps: &[Step]) -> Result<Advice, AdviceError> {
-        let table = || self.table.get_or_init(|| FeedbackTable::build(self.game));
-        let advice = play::advise(self.game, self.tree, steps, table, self.ctx.stop)?;
+        let advice = play::advise(self.game, self.tree, steps, self.ctx.stop)?;
         if self.ctx.stop.load(Ordering::Relaxed) {
             return Err(AdviceError::Solve(crate::search::SolveError::Interrupted));
         }
