@@ -12,6 +12,8 @@
 //! - [`search`]: the exact branch-and-bound solver, its bounds and table.
 //! - [`tree`]: decision trees, replay and verification.
 //! - [`format`]: the binary tree file and the text exports.
+//! - [`play`]: histories (`GUESS:FEEDBACK`), following a tree, next-guess advice
+//!   (solved exactly off the tree).
 //!
 //! Glossary (one name per concept): a **guess** is a word played; an **answer** is a
 //! word that can be hidden; **feedback** is the colours a guess gets (green, yellow,
@@ -30,6 +32,7 @@ pub mod feedback;
 pub mod format;
 pub mod game;
 pub mod hard;
+pub mod play;
 pub mod search;
 pub mod table;
 pub mod tree;

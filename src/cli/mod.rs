@@ -2,6 +2,8 @@
 //! place. Every command prints plain text on stdout; progress and errors go to stderr.
 //! Errors are `anyhow` here only; the library's are typed.
 
+mod next;
+
 use crate::analysis::{self, Metric};
 use crate::format::{self, file, text};
 use crate::game::{AnswerId, Game, GuessId, ListSource};
@@ -111,6 +113,13 @@ enum Command {
     },
     /// Proves or refutes a depth claim ("every answer within D guesses").
     Check(check::CheckArgs),
+    /// The next guess after a history (GUESS:FEEDBACK ...), from the shipped tree;
+    /// solved exactly on the fly when the history has left the tree.
+    Next(next::NextArgs),
+    /// The tree's whole path to one answer.
+    Path(next::PathArgs),
+    /// Interactive helper: suggests a guess, reads the feedback, repeats.
+    Play(next::PlayArgs),
     /// Times the core operations and the reference solves; prints figures.
     Bench {
         /// Also run the slower reference solves (trace, hard salet).
@@ -171,6 +180,9 @@ pub fn run() -> Result<ExitCode> {
         Command::Export { file, format, out } => export(&ctx, file, *format, out.as_deref()),
         Command::Check(args) => check::run(&ctx, args),
         Command::Bench { full } => bench(&ctx, *full),
+        Command::Next(args) => next::next(&ctx, args),
+        Command::Path(args) => next::path(&ctx, args),
+        Command::Play(args) => next::play(&ctx, args),
     }
 }
 

@@ -1,0 +1,450 @@
+//! The `next`, `path` and `play` commands: advice from a stored tree (the shipped one
+//! for the lists and mode in use unless `--tree` is given), solved exactly when the
+//! history leaves the tree. The logic is in [`crate::play`]; this file finds and
+//! checks the tree, reads the player's lines and prints.
+//!
+//! A cold `next` on the tree loads the lists (1.6 ms) and the tree (0.13 ms), checks
+//! the file's checksums, and walks the history and then every candidate through the
+//! subtree (0.45 ms for all 2315); a feedback table and the solver are only needed
+//! when the history has left the tree.
+
+use super::{allowed_guess, mode_name, Ctx};
+use crate::feedback::Feedback;
+use crate::format::file;
+use crate::game::{AnswerId, Game};
+use crate::play::{self, Advice, AdviceError, Move, Source, Step};
+use crate::tree::Tree;
+use anyhow::{bail, Context, Result};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct NextArgs {
+    /// Tree file (default: the shipped trees/salet.<normal|hard>.<list>.tree).
+    #[arg(long)]
+    tree: Option<PathBuf>,
+    /// Print JSON for programs.
+    #[arg(long)]
+    json: bool,
+    /// The history so far, one GUESS:FEEDBACK token per guess (e.g. salet:BBYGB).
+    history: Vec<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PathArgs {
+    #[arg(long)]
+    tree: Option<PathBuf>,
+    /// The answer whose path to show.
+    #[arg(long)]
+    answer: String,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    #[arg(long)]
+    tree: Option<PathBuf>,
+    /// Play by itself against this answer and show the path.
+    #[arg(long)]
+    answer: Option<String>,
+}
+
+/// The shipped tree for the lists and mode in use: `trees/` in the current directory,
+/// else beside the executable (any ancestor of it), else in the source checkout it
+/// was built from.
+fn shipped_tree(game: &Game, hard: bool) -> Result<PathBuf> {
+    if game.name == "custom" {
+        bail!("no shipped tree for custom word lists; pass --tree FILE (build one with `solve --opener WORD --out FILE`)");
+    }
+    let name = format!("salet.{}.{}.tree", mode_name(hard), game.name);
+    let mut dirs = vec![PathBuf::from("trees")];
+    if let Ok(exe) = std::env::current_exe() {
+        dirs.extend(exe.ancestors().skip(1).map(|d| d.join("trees")));
+    }
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("trees"));
+    dirs.iter()
+        .map(|d| d.join(&name))
+        .find(|p| p.is_file())
+        .with_context(|| {
+            format!(
+                "no shipped tree {name} in ./trees, beside the executable or in {}/trees; pass --tree FILE or rebuild it (see trees/README.md)",
+                env!("CARGO_MANIFEST_DIR")
+            )
+        })
+}
+
+/// Loads and checks a tree: magic, version, body checksum, the lists' checksum and the
+/// mode. No full replay (`verify`, 1.9 ms of the ~5 ms a cold `next` takes): every
+/// answer `next` reports on is walked through the subtree anyway, and a tree that
+/// misses one is refused then.
+fn load_tree(ctx: &Ctx, path: Option<&Path>) -> Result<(Tree, PathBuf)> {
+    let path = match path {
+        Some(p) => p.to_path_buf(),
+        None => shipped_tree(ctx.game, ctx.hard)?,
+    };
+    let tree = file::load(&path, ctx.game)?;
+    if tree.hard != ctx.hard {
+        bail!(
+            "{}: a {} mode tree, but {} mode is in use ({} --hard)",
+            path.display(),
+            mode_name(tree.hard),
+            mode_name(ctx.hard),
+            if tree.hard { "pass" } else { "drop" }
+        );
+    }
+    Ok((tree, path))
+}
+
+/// The game, the tree and the stop flag, with the formatting shared by the commands.
+struct Helper<'a> {
+    game: &'a Game,
+    tree: &'a Tree,
+    ctx: &'a Ctx<'a>,
+}
+
+impl<'a> Helper<'a> {
+    fn new(ctx: &'a Ctx<'a>, tree: &'a Tree) -> Helper<'a> {
+        Helper {
+            game: ctx.game,
+            tree,
+            ctx,
+        }
+    }
+
+    fn advise(&self, steps: &[Step]) -> Result<Advice, AdviceError> {
+        let advice = play::advise(self.game, self.tree, steps, self.ctx.stop)?;
+        if self.ctx.stop.load(Ordering::Relaxed) {
+            return Err(AdviceError::Solve(crate::search::SolveError::Interrupted));
+        }
+        Ok(advice)
+    }
+
+    fn word(&self, g: u16) -> String {
+        self.game.guesses[g as usize].to_string()
+    }
+
+    fn words(&self, ids: &[AnswerId]) -> Vec<String> {
+        ids.iter()
+            .map(|&a| self.game.answers[a as usize].to_string())
+            .collect()
+    }
+
+    /// One line saying why and how a move was solved off the tree, if it was.
+    fn off_tree_note(&self, steps: &[Step], m: &Move, ms: f64) -> Option<String> {
+        let Source::Solved {
+            step,
+            why,
+            left,
+            within_limit,
+        } = m.source
+        else {
+            return None;
+        };
+        let what = match why {
+            play::OffTree::OtherGuess { played, tree } => format!(
+                "the tree plays {} there, {} was played",
+                self.word(tree),
+                self.word(played)
+            ),
+            play::OffTree::NoBranch => why.to_string(),
+        };
+        let mut note =
+            format!("off the stored tree at step {step} ({what}): solved exactly in {ms:.0} ms");
+        if !within_limit {
+            let allowed = self.tree.max_guesses as usize - steps.len();
+            note += &format!(
+                "; no plan is sure to finish within the {allowed} guess(es) left, this one needs up to {left}"
+            );
+        }
+        Some(note)
+    }
+}
+
+pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
+    let game = ctx.game;
+    let steps = args
+        .history
+        .iter()
+        .map(|t| play::parse_step(game, t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (tree, _) = load_tree(ctx, args.tree.as_deref())?;
+    let helper = Helper::new(ctx, &tree);
+    let t = Instant::now();
+    let advice = helper.advise(&steps)?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    let history: Vec<String> = steps.iter().map(|&s| play::token(game, s)).collect();
+    match advice {
+        Advice::Solved { answer, guesses } => {
+            let answer = game.answers[answer as usize].to_string();
+            if args.json {
+                let v = serde_json::json!({
+                    "history": history, "solved": true, "answer": answer, "guesses": guesses,
+                });
+                println!("{v}");
+            } else {
+                println!("solved: the answer is {answer}, found in {guesses} guesses");
+            }
+        }
+        Advice::Play(m) => {
+            let note = helper.off_tree_note(&steps, &m, ms);
+            let guess = helper.word(m.guess);
+            let words = helper.words(&m.candidates);
+            if args.json {
+                let (source, step) = match m.source {
+                    Source::Tree => ("tree", None),
+                    Source::Solved { step, .. } => ("solved", Some(step)),
+                };
+                let v = serde_json::json!({
+                    "history": history,
+                    "solved": false,
+                    "guess": guess,
+                    "candidates": m.candidates.len(),
+                    "words": words,
+                    "expected_guesses": m.expected(),
+                    "cost": m.cost,
+                    "worst_guesses": m.worst,
+                    "source": source,
+                    "off_tree_step": step,
+                    "note": note,
+                });
+                println!("{v}");
+            } else {
+                if let Some(note) = note {
+                    println!("{note}");
+                }
+                println!("next guess: {guess}");
+                if words.len() <= 10 {
+                    println!("candidates left: {}: {}", words.len(), words.join(" "));
+                } else {
+                    println!("candidates left: {}", words.len());
+                }
+                println!(
+                    "expected guesses still to come: {:.4} (average over the candidates, {guess} included; at most {})",
+                    m.expected(),
+                    m.worst
+                );
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The `paths` line of one answer: `salet BBBBB1 courd BBBBB2 ... whiff GGGGG4`.
+fn path_line(game: &Game, steps: &[Step]) -> String {
+    steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{} {}{}", game.guesses[s.guess as usize], s.feedback, i + 1))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn answer_id(game: &Game, s: &str) -> Result<AnswerId> {
+    let g = allowed_guess(game, s, "answer")?;
+    if !game.is_answer(g) {
+        bail!(
+            "'{}' is allowed as a guess but is not a possible answer of the {} lists",
+            game.guesses[g as usize],
+            game.name
+        );
+    }
+    Ok(g)
+}
+
+pub fn path(ctx: &Ctx, args: &PathArgs) -> Result<ExitCode> {
+    let (tree, file) = load_tree(ctx, args.tree.as_deref())?;
+    let a = answer_id(ctx.game, &args.answer)?;
+    let steps = play::path(ctx.game, &tree.root, a).with_context(|| {
+        format!(
+            "{}: the tree does not reach '{}'",
+            file.display(),
+            args.answer
+        )
+    })?;
+    println!("{}", path_line(ctx.game, &steps));
+    println!(
+        "{}: found in {} guesses by {}",
+        ctx.game.answers[a as usize],
+        steps.len(),
+        file.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+const PLAY_HELP: &str =
+    "After each suggestion, type the feedback the game showed for it: five letters,
+G green, Y yellow, B gray (also '.' or '-' for gray, or 2/1/0), e.g. BYBBG.
+If you played another word, type it with its feedback: 'crane BBYBB' or 'crane:BBYBB'.
+'undo' takes back the last guess, 'quit' or Ctrl-D ends.";
+
+pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
+    let game = ctx.game;
+    let (tree, file) = load_tree(ctx, args.tree.as_deref())?;
+    let helper = Helper::new(ctx, &tree);
+    if let Some(answer) = &args.answer {
+        return play_itself(&helper, answer_id(game, answer)?);
+    }
+    // Ctrl-C only sets the stop flag (for the searches); a blocked read would ignore
+    // it, so a watcher ends the session. Nothing is written to files here.
+    let stop = ctx.stop;
+    std::thread::spawn(move || loop {
+        if stop.load(Ordering::Relaxed) {
+            println!();
+            std::process::exit(130);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    });
+    println!(
+        "play: lists {}, {} mode, tree {}",
+        game.name,
+        mode_name(tree.hard),
+        file.display()
+    );
+    println!("{PLAY_HELP}");
+    let mut steps: Vec<Step> = Vec::new();
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut line = Vec::new();
+    loop {
+        let t = Instant::now();
+        let m = match helper.advise(&steps) {
+            Ok(Advice::Play(m)) => m,
+            Ok(Advice::Solved { answer, guesses }) => {
+                println!(
+                    "solved: {} in {guesses} guesses",
+                    game.answers[answer as usize]
+                );
+                println!("{}", path_line(game, &steps));
+                return Ok(ExitCode::SUCCESS);
+            }
+            Err(AdviceError::OutOfGuesses(n)) => {
+                println!("all {n} guesses are used without finding the answer: game over");
+                println!("{}", path_line(game, &steps));
+                return Ok(ExitCode::SUCCESS);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if let Some(note) = helper.off_tree_note(&steps, &m, t.elapsed().as_secs_f64() * 1e3) {
+            println!("{note}");
+        }
+        let guess = helper.word(m.guess);
+        let words = helper.words(&m.candidates);
+        println!(
+            "guess {}: {guess}   ({} candidate(s), {:.3} guesses expected)",
+            steps.len() + 1,
+            words.len(),
+            m.expected()
+        );
+        if words.len() <= 10 {
+            println!("  candidates: {}", words.join(" "));
+        }
+        loop {
+            print!("feedback for {guess}: ");
+            std::io::stdout().flush()?;
+            line.clear();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                println!();
+                println!("end of input: bye");
+                return Ok(ExitCode::SUCCESS);
+            }
+            let text = String::from_utf8_lossy(&line);
+            match read_step(game, &text, m.guess) {
+                Reply::Step(step) => {
+                    let mut more = steps.clone();
+                    more.push(step);
+                    // Check the history before taking it: a typo gets a new prompt.
+                    match play::replay(game, &more, tree.hard) {
+                        Ok(_) => {
+                            steps = more;
+                            break;
+                        }
+                        Err(e) => println!("{e}; try again"),
+                    }
+                }
+                Reply::Undo => {
+                    if steps.pop().is_some() {
+                        println!("took back the last guess");
+                        break;
+                    }
+                    println!("nothing to take back");
+                }
+                Reply::Quit => return Ok(ExitCode::SUCCESS),
+                Reply::Help => println!("{PLAY_HELP}"),
+                Reply::Bad(why) => println!("{why}; type 'help' for help"),
+            }
+        }
+    }
+}
+
+enum Reply {
+    Step(Step),
+    Undo,
+    Quit,
+    Help,
+    Bad(String),
+}
+
+/// Reads one line of `play`: a feedback for `suggested`, or a word and its feedback.
+fn read_step(game: &Game, text: &str, suggested: u16) -> Reply {
+    let spaced = text.replace(':', " ");
+    let parts: Vec<&str> = spaced.split_whitespace().collect();
+    match parts.as_slice() {
+        [] => Reply::Bad("empty line".into()),
+        [w] if ["undo", "u"].contains(&w.to_ascii_lowercase().as_str()) => Reply::Undo,
+        [w] if ["quit", "q", "exit"].contains(&w.to_ascii_lowercase().as_str()) => Reply::Quit,
+        [w] if ["help", "h", "?"].contains(&w.to_ascii_lowercase().as_str()) => Reply::Help,
+        [f] => match Feedback::parse(f) {
+            Ok(feedback) => Reply::Step(Step {
+                guess: suggested,
+                feedback,
+            }),
+            // A word the player typed alone: ask for its feedback too.
+            Err(_) if crate::word::Word::parse(f).is_ok_and(|w| game.guess_id(w).is_some()) => {
+                Reply::Bad(format!(
+                    "'{f}' is not a feedback; if you played it, add its feedback: '{f} BYBBG'"
+                ))
+            }
+            Err(e) => Reply::Bad(e.to_string()),
+        },
+        [w, f] => match play::parse_step(game, &format!("{w}:{f}")) {
+            Ok(step) => Reply::Step(step),
+            Err(e) => Reply::Bad(e.to_string()),
+        },
+        _ => Reply::Bad(format!(
+            "'{}' is neither a feedback nor 'WORD FEEDBACK'",
+            text.trim()
+        )),
+    }
+}
+
+/// `play --answer W`: follows the advice against a known answer and prints each step.
+fn play_itself(helper: &Helper, answer: AnswerId) -> Result<ExitCode> {
+    let game = helper.game;
+    let word = game.answers[answer as usize];
+    let mut steps: Vec<Step> = Vec::new();
+    loop {
+        match helper.advise(&steps)? {
+            Advice::Solved { guesses, .. } => {
+                println!("solved: {word} in {guesses} guesses");
+                println!("{}", path_line(game, &steps));
+                return Ok(ExitCode::SUCCESS);
+            }
+            Advice::Play(m) => {
+                let feedback = Feedback::compute(game.guesses[m.guess as usize], word);
+                println!(
+                    "guess {}: {} {feedback}   ({} candidate(s), {:.3} guesses expected)",
+                    steps.len() + 1,
+                    helper.word(m.guess),
+                    m.candidates.len(),
+                    m.expected()
+                );
+                steps.push(Step {
+                    guess: m.guess,
+                    feedback,
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,684 @@
+//! Playing along with a tree: histories of `GUESS:FEEDBACK` steps, what they leave
+//! (candidates, and in hard mode what they revealed), where they lead in a stored
+//! tree, and the advice for the next guess, solved exactly when the history has left
+//! the tree.
+//!
+//! Invariants: a [`History`] is only built by [`replay`], so it is legal and
+//! consistent: every guess is allowed (and in hard mode obeys what the steps before
+//! it revealed), at least one answer gives every feedback, and an all-green feedback
+//! can only be the last step. Its candidates are sorted answer ids.
+//!
+//! Cost: replaying is one feedback per answer per step (2315 x steps, microseconds);
+//! following a tree is one binary search per step (well under a microsecond); the
+//! expected guesses walk every candidate through the subtree. Only a history that left
+//! the tree needs a feedback table and the exact solver (milliseconds for the small
+//! states a real game reaches).
+
+use crate::feedback::{Feedback, FeedbackError};
+use crate::game::{AnswerId, Game, GuessId};
+use crate::hard::Revealed;
+use crate::search::{Config, SolveError, Solver};
+use crate::table::FeedbackTable;
+use crate::tree::{Node, Tree};
+use crate::word::{Word, WordError};
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+/// One played guess and the feedback the game showed for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub guess: GuessId,
+    pub feedback: Feedback,
+}
+
+/// Why a history token or a history is refused. `step` is 1-based.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HistoryError {
+    #[error("history token '{0}' is not GUESS:FEEDBACK (for example salet:BBYGB)")]
+    Shape(String),
+    #[error("history token '{token}': the guess {why}")]
+    Word { token: String, why: WordError },
+    #[error("history token '{token}': {why}")]
+    Feedback { token: String, why: FeedbackError },
+    #[error(
+        "history token '{token}': '{word}' is not in the allowed guesses of the {lists} lists"
+    )]
+    NotAllowed {
+        token: String,
+        word: Word,
+        lists: String,
+    },
+    #[error("step {step}: no answer is consistent with {token}{}", after(before))]
+    Inconsistent {
+        step: usize,
+        token: String,
+        before: String,
+    },
+    #[error("step {step}: {token} breaks hard mode{}: {why}", after(before))]
+    HardMode {
+        step: usize,
+        token: String,
+        before: String,
+        why: String,
+    },
+    #[error("step {step}: {token} comes after the answer was already found at step {}", step - 1)]
+    AfterSolved { step: usize, token: String },
+}
+
+fn after(before: &str) -> String {
+    if before.is_empty() {
+        String::new()
+    } else {
+        format!(" after {before}")
+    }
+}
+
+/// Formats a step as its token, `salet:BBYGB`.
+pub fn token(game: &Game, step: Step) -> String {
+    format!("{}:{}", game.guesses[step.guess as usize], step.feedback)
+}
+
+/// Formats steps as space-separated tokens.
+pub fn tokens(game: &Game, steps: &[Step]) -> String {
+    steps
+        .iter()
+        .map(|&s| token(game, s))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Parses one `GUESS:FEEDBACK` token; the guess must be allowed in `game`.
+pub fn parse_step(game: &Game, s: &str) -> Result<Step, HistoryError> {
+    let Some((w, f)) = s.split_once(':') else {
+        return Err(HistoryError::Shape(s.to_string()));
+    };
+    let t = || s.to_string();
+    let word = Word::parse(w).map_err(|why| HistoryError::Word { token: t(), why })?;
+    let feedback = Feedback::parse(f).map_err(|why| HistoryError::Feedback { token: t(), why })?;
+    let guess = game
+        .guess_id(word)
+        .ok_or_else(|| HistoryError::NotAllowed {
+            token: t(),
+            word,
+            lists: game.name.clone(),
+        })?;
+    Ok(Step { guess, feedback })
+}
+
+/// A legal, consistent history and what it leaves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct History {
+    pub steps: Vec<Step>,
+    /// The answers that give every feedback of the history, sorted.
+    pub candidates: Vec<AnswerId>,
+    /// What the steps revealed (hard-mode knowledge; kept in normal mode too).
+    pub revealed: Revealed,
+    /// True when the last step was all green.
+    pub solved: bool,
+}
+
+/// Replays `steps` over every answer of `game`, checking them (hard-mode legality too
+/// when `hard`).
+pub fn replay(game: &Game, steps: &[Step], hard: bool) -> Result<History, HistoryError> {
+    let mut candidates: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let mut revealed = Revealed::default();
+    let mut solved = false;
+    for (i, &step) in steps.iter().enumerate() {
+        let tok = || token(game, step);
+        let before = || tokens(game, &steps[..i]);
+        if solved {
+            return Err(HistoryError::AfterSolved {
+                step: i + 1,
+                token: tok(),
+            });
+        }
+        let word = game.guesses[step.guess as usize];
+        if hard {
+            if let Some(why) = revealed.violation(word) {
+                return Err(HistoryError::HardMode {
+                    step: i + 1,
+                    token: tok(),
+                    before: before(),
+                    why,
+                });
+            }
+        }
+        candidates.retain(|&a| Feedback::compute(word, game.answers[a as usize]) == step.feedback);
+        if candidates.is_empty() {
+            return Err(HistoryError::Inconsistent {
+                step: i + 1,
+                token: tok(),
+                before: before(),
+            });
+        }
+        revealed = revealed.after(word, step.feedback);
+        solved = step.feedback.is_all_green();
+    }
+    Ok(History {
+        steps: steps.to_vec(),
+        candidates,
+        revealed,
+        solved,
+    })
+}
+
+/// Where a history leads in a tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Position<'t> {
+    /// Still on the tree: this node's guess is the next one.
+    On(&'t Node),
+    /// The last step was all green.
+    Solved,
+    /// The history left the tree at `step` (1-based).
+    Off { step: usize, why: OffTree },
+}
+
+/// How a history left the tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OffTree {
+    /// Another guess was played than the tree's.
+    OtherGuess { played: GuessId, tree: GuessId },
+    /// The tree has no branch for the feedback seen.
+    NoBranch,
+}
+
+/// Follows `steps` from the root of `tree` (one binary search per step).
+#[inline]
+pub fn follow<'t>(tree: &'t Tree, steps: &[Step]) -> Position<'t> {
+    let mut node = &tree.root;
+    for (i, s) in steps.iter().enumerate() {
+        if s.guess != node.guess {
+            return Position::Off {
+                step: i + 1,
+                why: OffTree::OtherGuess {
+                    played: s.guess,
+                    tree: node.guess,
+                },
+            };
+        }
+        if s.feedback.is_all_green() {
+            return Position::Solved;
+        }
+        match node.child(s.feedback) {
+            Some(child) => node = child,
+            None => {
+                return Position::Off {
+                    step: i + 1,
+                    why: OffTree::NoBranch,
+                }
+            }
+        }
+    }
+    Position::On(node)
+}
+
+/// The steps the tree plays for `answer`, ending all green; `None` when the tree does
+/// not reach it (a tree for other lists, or damaged) within 32 guesses.
+pub fn path(game: &Game, root: &Node, answer: AnswerId) -> Option<Vec<Step>> {
+    let word = game.answers[answer as usize];
+    let mut steps = Vec::new();
+    let mut node = root;
+    while steps.len() < 32 {
+        let guess = *game.guesses.get(node.guess as usize)?;
+        let feedback = Feedback::compute(guess, word);
+        steps.push(Step {
+            guess: node.guess,
+            feedback,
+        });
+        if feedback.is_all_green() {
+            return Some(steps);
+        }
+        node = node.child(feedback)?;
+    }
+    None
+}
+
+/// The total guesses `node` still needs over `candidates` (its guess included), or
+/// `None` when it misses one of them within 32 guesses.
+pub fn subtree_cost(game: &Game, node: &Node, candidates: &[AnswerId]) -> Option<u64> {
+    subtree_depths(game, node, candidates).map(|(total, _)| total)
+}
+
+/// The total and the most guesses `node` still needs over `candidates`, or `None` when
+/// it misses one of them (so walking every candidate also checks the subtree).
+pub fn subtree_depths(game: &Game, node: &Node, candidates: &[AnswerId]) -> Option<(u64, usize)> {
+    let mut total = 0;
+    let mut most = 0;
+    for &a in candidates {
+        let d = path(game, node, a)?.len();
+        total += d as u64;
+        most = most.max(d);
+    }
+    Some((total, most))
+}
+
+/// The next guess for a history.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Advice {
+    /// The history ends all green.
+    Solved {
+        answer: AnswerId,
+        guesses: usize,
+    },
+    Play(Move),
+}
+
+/// A guess to play and what is known about the rest of the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Move {
+    pub guess: GuessId,
+    /// The candidates left by the history, sorted.
+    pub candidates: Vec<AnswerId>,
+    /// Total guesses still to come over the candidates, this guess included, when the
+    /// plan below is followed. `cost / candidates.len()` is the expected number.
+    pub cost: u64,
+    /// The most guesses still to come for any candidate, this guess included.
+    pub worst: usize,
+    /// The plan from here: the stored subtree, or the one solved off the tree.
+    pub plan: Node,
+    /// Where the plan came from.
+    pub source: Source,
+}
+
+impl Move {
+    /// Expected guesses still to come, this one included (each candidate equally likely).
+    pub fn expected(&self) -> f64 {
+        self.cost as f64 / self.candidates.len() as f64
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Looked up in the stored tree.
+    Tree,
+    /// The history left the tree at `step`; the state was solved exactly with `left`
+    /// guesses. `within_limit` is false when no plan finishes within the guesses the
+    /// tree allowed, and `left` had to be raised.
+    Solved {
+        step: usize,
+        why: OffTree,
+        left: u8,
+        within_limit: bool,
+    },
+}
+
+/// Why no advice can be given.
+#[derive(Debug, thiserror::Error)]
+pub enum AdviceError {
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    #[error("the history has used all {0} guesses without finding the answer")]
+    OutOfGuesses(u8),
+    #[error(
+        "the tree does not reach every candidate of this history (damaged, or for other lists)"
+    )]
+    TreeMisses,
+    #[error("off-tree search: {0}")]
+    Solve(#[from] SolveError),
+}
+
+/// The advice for `steps`: replays them, follows the tree, and off the tree solves the
+/// state exactly ([`solve_off_tree`]).
+pub fn advise(
+    game: &Game,
+    tree: &Tree,
+    steps: &[Step],
+    stop: &AtomicBool,
+) -> Result<Advice, AdviceError> {
+    let history = replay(game, steps, tree.hard)?;
+    if history.solved {
+        return Ok(Advice::Solved {
+            answer: history.candidates[0],
+            guesses: steps.len(),
+        });
+    }
+    let (step, why) = match follow(tree, steps) {
+        Position::On(node) => {
+            let (cost, worst) =
+                subtree_depths(game, node, &history.candidates).ok_or(AdviceError::TreeMisses)?;
+            return Ok(Advice::Play(Move {
+                guess: node.guess,
+                candidates: history.candidates,
+                cost,
+                worst,
+                plan: node.clone(),
+                source: Source::Tree,
+            }));
+        }
+        // `replay` accepted the history, so its last step is the only green one.
+        Position::Solved => unreachable!("a solved history returned above"),
+        Position::Off { step, why } => (step, why),
+    };
+    let used = steps.len() as u8;
+    if used >= tree.max_guesses || steps.len() > u8::MAX as usize {
+        return Err(AdviceError::OutOfGuesses(tree.max_guesses));
+    }
+    let revealed = if tree.hard {
+        history.revealed
+    } else {
+        Revealed::default()
+    };
+    let (plan, cost, left) = solve_off_tree(
+        game,
+        &history.candidates,
+        tree.max_guesses - used,
+        &revealed,
+        tree.hard,
+        stop,
+    )?;
+    // Only a search interrupted during `build` leaves a plan that misses a candidate.
+    let (replayed, worst) = subtree_depths(game, &plan, &history.candidates)
+        .ok_or(AdviceError::Solve(SolveError::Interrupted))?;
+    debug_assert_eq!(replayed, cost as u64, "the solved plan replays to its cost");
+    Ok(Advice::Play(Move {
+        guess: plan.guess,
+        candidates: history.candidates,
+        cost: cost as u64,
+        worst,
+        plan,
+        source: Source::Solved {
+            step,
+            why,
+            left,
+            within_limit: left == tree.max_guesses - used,
+        },
+    }))
+}
+
+/// Solves a state off the tree: `(plan, cost, guesses it was solved with)`, as
+/// [`solve_state`], with guess ids of `game`.
+///
+/// The solver runs on a sub-game whose answers are just the candidates (every allowed
+/// guess kept): the same state, but its feedback table is 12972 x n instead of
+/// 12972 x 2315. For `crane:BBYBB` (134 candidates) that is 1.7 MB built in a few ms
+/// instead of 30 MB in 60-400 ms (the latter measured on the shared 2-core machine).
+pub fn solve_off_tree(
+    game: &Game,
+    candidates: &[AnswerId],
+    left: u8,
+    revealed: &Revealed,
+    hard: bool,
+    stop: &AtomicBool,
+) -> Result<(Node, u32, u8), SolveError> {
+    let answers: Vec<Word> = candidates
+        .iter()
+        .map(|&a| game.answers[a as usize])
+        .collect();
+    let sub = Game::from_words(&answers, &game.guesses);
+    let table = FeedbackTable::build(&sub);
+    let solver = Solver::new(
+        &sub,
+        &table,
+        Config {
+            max_guesses: left.max(1),
+            hard,
+            memory_limit: 512 << 20,
+            ..Config::default()
+        },
+    )
+    .with_stop(stop);
+    let ids: Vec<AnswerId> = (0..answers.len() as AnswerId).collect();
+    let (plan, cost, l) = solve_state(&solver, &ids, left, revealed)?;
+    Ok((remap(&plan, &sub, game), cost, l))
+}
+
+/// A node of `from` with the guess ids of `to` (whose guesses include all of `from`'s).
+fn remap(node: &Node, from: &Game, to: &Game) -> Node {
+    Node {
+        guess: to
+            .guess_id(from.guesses[node.guess as usize])
+            .expect("the sub-game's guesses are the game's"),
+        branches: node
+            .branches
+            .iter()
+            .map(|(f, child)| (*f, remap(child, from, to)))
+            .collect(),
+    }
+}
+
+/// The optimal plan for a state with `left` guesses, or, when no plan finishes within
+/// `left`, with the fewest guesses that do: `(plan, cost, guesses it was solved with)`.
+/// Playing the candidates one by one always finishes, so some `left <= n` is feasible.
+pub fn solve_state(
+    solver: &Solver,
+    candidates: &[AnswerId],
+    left: u8,
+    revealed: &Revealed,
+) -> Result<(Node, u32, u8), SolveError> {
+    let most = left.max(candidates.len().min(32) as u8);
+    for l in left.max(1)..=most {
+        if let Some(cost) = solver.cost(candidates, l, revealed)? {
+            let plan = solver.build(candidates, l, revealed);
+            return Ok((plan, cost, l));
+        }
+    }
+    Err(SolveError::Infeasible(most))
+}
+
+impl fmt::Display for OffTree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OffTree::OtherGuess { .. } => f.write_str("another guess was played"),
+            OffTree::NoBranch => f.write_str("the tree has no branch for that feedback"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::feedback::reference_feedback;
+    use crate::game::ListSource;
+
+    fn wordle() -> Game {
+        Game::load(&ListSource::Named("wordle".into())).unwrap()
+    }
+
+    fn steps(game: &Game, s: &str) -> Vec<Step> {
+        s.split_whitespace()
+            .map(|t| parse_step(game, t).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn tokens_parse_or_say_what_is_wrong() {
+        let game = wordle();
+        let s = parse_step(&game, "SALET:bb.yG").unwrap();
+        assert_eq!(token(&game, s), "salet:BBBYG");
+        assert!(matches!(
+            parse_step(&game, "salet:BBGX"),
+            Err(HistoryError::Feedback { .. })
+        ));
+        assert!(matches!(
+            parse_step(&game, "salet"),
+            Err(HistoryError::Shape(_))
+        ));
+        assert!(matches!(
+            parse_step(&game, "sal:BBBBB"),
+            Err(HistoryError::Word { .. })
+        ));
+        let e = parse_step(&game, "zzzzz:BBBBB").unwrap_err();
+        assert!(e.to_string().contains("not in the allowed guesses"), "{e}");
+    }
+
+    #[test]
+    fn candidates_match_a_brute_force_filter() {
+        let game = wordle();
+        for h in [
+            "salet:BBBBB",
+            "crane:BBYBB",
+            "salet:BYBBB courd:BBBBY",
+            "eerie:YBBBB",
+        ] {
+            let st = steps(&game, h);
+            let got = replay(&game, &st, false).unwrap().candidates;
+            let want: Vec<AnswerId> = (0..game.n_answers() as AnswerId)
+                .filter(|&a| {
+                    st.iter().all(|s| {
+                        reference_feedback(game.guesses[s.guess as usize], game.answers[a as usize])
+                            == s.feedback
+                    })
+                })
+                .collect();
+            assert_eq!(got, want, "{h}");
+            assert!(!got.is_empty());
+        }
+    }
+
+    #[test]
+    fn bad_histories_name_the_step() {
+        let game = wordle();
+        let e = replay(&game, &steps(&game, "crane:BBYBB salet:GGGGY"), false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "step 2: no answer is consistent with salet:GGGGY after crane:BBYBB"
+        );
+        let e = replay(&game, &steps(&game, "salet:GGGGY"), false).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "step 1: no answer is consistent with salet:GGGGY"
+        );
+        // Hard mode: the yellow 'a' of salet must be used again.
+        let h = steps(&game, "salet:BYBBB courd:BBBBB");
+        assert!(replay(&game, &h, false).is_ok());
+        let e = replay(&game, &h, true).unwrap_err();
+        assert!(matches!(e, HistoryError::HardMode { step: 2, .. }), "{e}");
+        assert!(e.to_string().contains("'a'"), "{e}");
+        let e = replay(&game, &steps(&game, "whiff:GGGGG whiff:GGGGG"), false).unwrap_err();
+        assert!(
+            matches!(e, HistoryError::AfterSolved { step: 2, .. }),
+            "{e}"
+        );
+    }
+
+    fn small_tree(game: &Game, table: &FeedbackTable, hard: bool) -> Tree {
+        let solver = Solver::new(
+            game,
+            table,
+            Config {
+                hard,
+                ..Config::default()
+            },
+        );
+        let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+        let root = solver.build(&ids, 6, &Revealed::default());
+        Tree {
+            hard,
+            max_guesses: 6,
+            list_checksum: game.checksum,
+            list_name: game.name.clone(),
+            root,
+        }
+    }
+
+    fn small_game() -> Game {
+        let all = wordle();
+        let answers: Vec<Word> = all.answers.iter().step_by(23).copied().collect();
+        let guesses: Vec<Word> = all.guesses.iter().step_by(41).copied().collect();
+        Game::from_words(&answers, &guesses)
+    }
+
+    #[test]
+    fn following_the_tree_matches_the_paths() {
+        let game = small_game();
+        let table = FeedbackTable::build(&game);
+        let tree = small_tree(&game, &table, false);
+        let mut total = 0;
+        for a in 0..game.n_answers() as AnswerId {
+            let p = path(&game, &tree.root, a).unwrap();
+            assert_eq!(p.last().unwrap().guess, a);
+            total += p.len() as u64;
+            assert_eq!(follow(&tree, &p), Position::Solved);
+            match follow(&tree, &p[..p.len() - 1]) {
+                Position::On(node) => assert_eq!(node.guess, a),
+                other => panic!("{other:?}"),
+            }
+        }
+        let all: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+        assert_eq!(subtree_cost(&game, &tree.root, &all), Some(total));
+        assert_eq!(tree.verify(&game).total(), total);
+    }
+
+    #[test]
+    fn off_the_tree_the_advice_is_the_exact_optimum() {
+        let game = small_game();
+        let table = FeedbackTable::build(&game);
+        let stop = AtomicBool::new(false);
+        for hard in [false, true] {
+            let tree = small_tree(&game, &table, hard);
+            // Open with another guess than the tree's, for a few answers.
+            let other = (tree.root.guess + 1) % game.n_guesses() as GuessId;
+            let word = game.guesses[other as usize];
+            for a in (0..game.n_answers()).step_by(7) {
+                let f = Feedback::compute(word, game.answers[a]);
+                let st = [Step {
+                    guess: other,
+                    feedback: f,
+                }];
+                let advice = advise(&game, &tree, &st, &stop).unwrap();
+                let h = replay(&game, &st, hard).unwrap();
+                match advice {
+                    Advice::Solved { answer, guesses } => {
+                        assert!(f.is_all_green() && answer as usize == a && guesses == 1)
+                    }
+                    Advice::Play(m) => {
+                        assert!(matches!(m.source, Source::Solved { step: 1, .. }));
+                        assert_eq!(m.candidates, h.candidates);
+                        // The plan's cost is its replayed cost and the solver's optimum.
+                        assert_eq!(subtree_cost(&game, &m.plan, &m.candidates), Some(m.cost));
+                        let fresh = Solver::new(
+                            &game,
+                            &table,
+                            Config {
+                                hard,
+                                ..Config::default()
+                            },
+                        );
+                        let rev = if hard {
+                            h.revealed
+                        } else {
+                            Revealed::default()
+                        };
+                        assert_eq!(
+                            fresh.cost(&h.candidates, 5, &rev).unwrap(),
+                            Some(m.cost as u32)
+                        );
+                        // Following its own plan stays legal in hard mode.
+                        for &c in &m.candidates {
+                            let mut more = st.to_vec();
+                            more.extend(path(&game, &m.plan, c).unwrap());
+                            assert!(replay(&game, &more, hard).unwrap().solved);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn on_the_tree_the_advice_is_the_subtree() {
+        let game = small_game();
+        let table = FeedbackTable::build(&game);
+        let tree = small_tree(&game, &table, false);
+        let stop = AtomicBool::new(false);
+        let a = (0..game.n_answers() as AnswerId)
+            .find(|&a| path(&game, &tree.root, a).unwrap().len() >= 3)
+            .unwrap();
+        let p = path(&game, &tree.root, a).unwrap();
+        match advise(&game, &tree, &p[..1], &stop).unwrap() {
+            Advice::Play(m) => {
+                assert_eq!(m.source, Source::Tree);
+                assert!(m.candidates.contains(&a));
+                assert_eq!(m.guess, p[1].guess);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            advise(&game, &tree, &p, &stop).unwrap(),
+            Advice::Solved {
+                answer: a,
+                guesses: p.len()
+            }
+        );
+    }
+}

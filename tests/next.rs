@@ -1,0 +1,352 @@
+//! The shipped trees, and the `next`, `path` and `play` commands end to end, bad input
+//! included (exit status 2 and a message naming what is wrong).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use predicates::str::contains;
+use std::path::Path;
+use wordle_tree::format::file;
+use wordle_tree::game::AnswerId;
+use wordle_tree::play;
+use wordle_tree::{Game, ListSource};
+
+/// (list, hard, file, total) as produced by `solve --opener salet` (trees/README.md).
+const SHIPPED: &[(&str, bool, &str, u64)] = &[
+    ("wordle", false, "trees/salet.normal.wordle.tree", 7920),
+    ("wordle", true, "trees/salet.hard.wordle.tree", 8122),
+    ("nyt", false, "trees/salet.normal.nyt.tree", 7894),
+    ("nyt", true, "trees/salet.hard.nyt.tree", 8097),
+];
+
+#[test]
+fn shipped_trees_load_verify_and_carry_the_lists_checksum() {
+    for &(list, hard, path, total) in SHIPPED {
+        let game = Game::load(&ListSource::Named(list.into())).unwrap();
+        let tree = file::load(Path::new(path), &game).unwrap();
+        assert_eq!(tree.list_checksum, game.checksum, "{path}");
+        assert_eq!(tree.hard, hard, "{path}");
+        assert_eq!(tree.max_guesses, 6, "{path}");
+        assert_eq!(game.guesses[tree.root.guess as usize].to_string(), "salet");
+        let replay = tree.verify(&game);
+        assert!(replay.is_valid(), "{path}: {:?}", replay.problems.first());
+        assert_eq!(replay.total(), total, "{path}");
+        // The `paths` text beside it has exactly the tree's path of every answer.
+        let text = std::fs::read_to_string(path.replace(".tree", ".paths")).unwrap();
+        let mut lines: Vec<&str> = text.lines().collect();
+        let mut want: Vec<String> = (0..game.n_answers() as AnswerId)
+            .map(|a| {
+                let steps = play::path(&game, &tree.root, a).unwrap();
+                steps
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| {
+                        format!("{} {}{}", game.guesses[s.guess as usize], s.feedback, i + 1)
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        lines.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(lines, want, "{path}");
+    }
+}
+
+#[test]
+fn the_wrong_lists_are_refused_when_loading() {
+    let nyt = Game::load(&ListSource::Named("nyt".into())).unwrap();
+    let e = file::load(Path::new(SHIPPED[0].2), &nyt).unwrap_err();
+    assert!(e.to_string().contains("other word lists"), "{e}");
+}
+
+fn wt() -> Command {
+    Command::cargo_bin("wordle-tree").unwrap()
+}
+
+#[test]
+fn next_without_history_is_the_opener() {
+    wt().arg("next")
+        .assert()
+        .success()
+        .stdout(contains("next guess: salet").and(contains("candidates left: 2315")))
+        .stdout(contains("3.4212"));
+    wt().args(["next", "--hard", "--list", "nyt"])
+        .assert()
+        .success()
+        .stdout(contains("next guess: salet").and(contains("candidates left: 2309")));
+}
+
+#[test]
+fn next_follows_the_tree() {
+    let out = wt()
+        .args(["next", "salet:BBBBB", "courd:BBBBY"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("candidates left: 6: biddy dingy dizzy dying giddy windy"),
+        "{out}"
+    );
+    assert!(!out.contains("off the stored tree"), "{out}");
+    // Lowercase, '.' for gray and digits are accepted too.
+    wt().args(["next", "SALET:.....", "courd:00001"])
+        .assert()
+        .success()
+        .stdout(contains("candidates left: 6"));
+}
+
+#[test]
+fn next_json_is_for_programs() {
+    let out = wt()
+        .args(["next", "--json", "salet:BBBBB", "courd:BBBBY"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["candidates"], 6);
+    assert_eq!(v["source"], "tree");
+    assert_eq!(v["words"].as_array().unwrap().len(), 6);
+    let e = v["expected_guesses"].as_f64().unwrap();
+    assert!((e - v["cost"].as_f64().unwrap() / 6.0).abs() < 1e-9);
+    let out = wt()
+        .args([
+            "next",
+            "--json",
+            "salet:BBBBB",
+            "courd:BBBBB",
+            "nymph:BBBBY",
+            "whiff:GGGGG",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["solved"], true);
+    assert_eq!(v["answer"], "whiff");
+    assert_eq!(v["guesses"], 4);
+}
+
+#[test]
+fn off_the_tree_is_solved_exactly() {
+    wt().args(["next", "crane:BBYBB"])
+        .assert()
+        .success()
+        .stdout(contains("off the stored tree at step 1").and(contains("solved exactly")))
+        .stdout(contains("candidates left: 134"));
+    // A tree guess after the opener, then another word: leaves at step 2.
+    wt().args(["--hard", "next", "salet:BBBBB", "crony:BBBBB"])
+        .assert()
+        .success()
+        .stdout(contains("off the stored tree at step 2").and(contains("next guess:")));
+}
+
+#[test]
+fn path_shows_the_whole_path() {
+    wt().args(["path", "--answer", "whiff"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "salet BBBBB1 courd BBBBB2 nymph BBBBY3 whiff GGGGG4\n",
+        ));
+    wt().args(["path", "--answer", "salet"])
+        .assert()
+        .code(2)
+        .stderr(contains("not a possible answer"));
+}
+
+#[test]
+fn the_shipped_tree_is_found_from_another_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    wt().current_dir(dir.path())
+        .arg("next")
+        .assert()
+        .success()
+        .stdout(contains("next guess: salet"));
+}
+
+fn fails(args: &[&str], message: &str) {
+    wt().args(args)
+        .assert()
+        .code(2)
+        .stderr(contains(message))
+        .stdout(predicate::str::is_empty());
+}
+
+#[test]
+fn bad_history_tokens_are_refused() {
+    fails(&["next", "salet:BBGX"], "'salet:BBGX'");
+    fails(&["next", "salet:BBGX"], "4 characters, expected 5");
+    fails(&["next", "salet:BBGXQ"], "unknown character 'X'");
+    fails(&["next", "salet"], "is not GUESS:FEEDBACK");
+    fails(&["next", "sal:BBBBB"], "3 letters, expected 5");
+    fails(
+        &["next", "zzzzz:BBBBB"],
+        "'zzzzz' is not in the allowed guesses",
+    );
+}
+
+#[test]
+fn impossible_histories_name_the_step() {
+    fails(
+        &["next", "crane:BBYBB", "salet:GGGGY"],
+        "step 2: no answer is consistent with salet:GGGGY after crane:BBYBB",
+    );
+    fails(
+        &["--hard", "next", "salet:BYBBB", "courd:BBBBB"],
+        "step 2: courd:BBBBB breaks hard mode after salet:BYBBB: must contain 'a'",
+    );
+    fails(
+        &["--hard", "next", "salet:BBBGB", "brake:BBBBB"],
+        "position 4 must be 'e'",
+    );
+    fails(&["next", "whiff:GGGGG", "salet:BBBBB"], "step 2");
+}
+
+#[test]
+fn trees_for_other_lists_or_mode_are_refused() {
+    fails(
+        &[
+            "--list",
+            "nyt",
+            "next",
+            "--tree",
+            "trees/salet.normal.wordle.tree",
+        ],
+        "other word lists",
+    );
+    fails(
+        &["--hard", "next", "--tree", "trees/salet.normal.wordle.tree"],
+        "a normal mode tree, but hard mode is in use",
+    );
+    fails(
+        &["--list", "sowpods", "next"],
+        "no shipped tree salet.normal.sowpods.tree",
+    );
+    fails(
+        &["next", "--tree", "no/such.tree"],
+        "no/such.tree: cannot read",
+    );
+}
+
+#[test]
+fn damaged_tree_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(SHIPPED[0].2).unwrap();
+    let cut = dir.path().join("cut.tree");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    fails(&["next", "--tree", cut.to_str().unwrap()], "truncated");
+    let mut bad = bytes.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x55;
+    let flipped = dir.path().join("flipped.tree");
+    std::fs::write(&flipped, &bad).unwrap();
+    fails(&["next", "--tree", flipped.to_str().unwrap()], "corrupted");
+    let junk = dir.path().join("junk.tree");
+    std::fs::write(&junk, b"salet BBBBB1 courd").unwrap();
+    fails(
+        &["play", "--tree", junk.to_str().unwrap()],
+        "not a wordle-tree file",
+    );
+    // Sound checksums but a branch cut off: refused when an answer is not reached.
+    let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let mut tree = file::load(Path::new(SHIPPED[0].2), &game).unwrap();
+    tree.root.branches.pop();
+    let pruned = dir.path().join("pruned.tree");
+    file::save(&tree, &pruned).unwrap();
+    fails(
+        &["next", "--tree", pruned.to_str().unwrap()],
+        "does not reach every candidate",
+    );
+}
+
+fn play(input: &str) -> String {
+    let out = wt()
+        .arg("play")
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn play_follows_the_feedback_and_forgives_typos() {
+    let out = play("BBBBB\nBBBBX\nhello\nBBBB\nBBBBB\nbbbby\nGGGGG\n");
+    assert!(out.contains("guess 1: salet"), "{out}");
+    assert!(out.contains("guess 2: courd"), "{out}");
+    assert!(out.contains("unknown character 'X'"), "{out}");
+    assert!(out.contains("'hello' is not a feedback"), "{out}");
+    assert!(out.contains("4 characters, expected 5"), "{out}");
+    assert!(out.contains("guess 3: nymph"), "{out}");
+    assert!(out.contains("guess 4: whiff"), "{out}");
+    assert!(out.contains("solved: whiff in 4 guesses"), "{out}");
+    assert!(
+        out.contains("salet BBBBB1 courd BBBBB2 nymph BBBBY3 whiff GGGGG4"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_keeps_solving_off_the_tree() {
+    let out = play("crane BBYBB\nsalet:GGGGY\nzzzzz BBBBB\nundo\ncrane:BBYBB\n");
+    assert!(out.contains("off the stored tree at step 1"), "{out}");
+    assert!(
+        out.contains("step 2: no answer is consistent with salet:GGGGY after crane:BBYBB"),
+        "{out}"
+    );
+    assert!(
+        out.contains("'zzzzz' is not in the allowed guesses"),
+        "{out}"
+    );
+    assert!(out.contains("took back the last guess"), "{out}");
+    assert!(out.contains("end of input"), "{out}");
+}
+
+#[test]
+fn play_ends_cleanly_on_eof_and_on_impossible_feedback() {
+    let out = play("");
+    assert!(
+        out.contains("guess 1: salet") && out.contains("end of input"),
+        "{out}"
+    );
+    let out = play("GGGGY\n\n");
+    assert!(
+        out.contains("no answer is consistent with salet:GGGGY"),
+        "{out}"
+    );
+    assert!(out.contains("empty line"), "{out}");
+    // Not valid UTF-8: a message, not a crash.
+    let out = wt()
+        .arg("play")
+        .write_stdin(vec![0xff, 0xfe, b'\n'])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8_lossy(&out).contains("type 'help'"));
+}
+
+#[test]
+fn play_by_itself_shows_the_path() {
+    wt().args(["play", "--answer", "whiff"])
+        .assert()
+        .success()
+        .stdout(contains("guess 1: salet BBBBB").and(contains("solved: whiff in 4 guesses")))
+        .stdout(contains(
+            "salet BBBBB1 courd BBBBB2 nymph BBBBY3 whiff GGGGG4",
+        ));
+    wt().args(["--hard", "play", "--answer", "whiff"])
+        .assert()
+        .success()
+        .stdout(contains("solved: whiff in"));
+}
