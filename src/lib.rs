@@ -12,6 +12,7 @@
 //! - [`search`]: the exact branch-and-bound solver, its bounds and table.
 //! - [`tree`]: decision trees, replay and verification.
 //! - [`format`]: the binary tree file and the text exports.
+//! - [`openers`]: exact ranking of many openers, resumable and shardable.
 //!
 //! Glossary (one name per concept): a **guess** is a word played; an **answer** is a
 //! word that can be hidden; **feedback** is the colours a guess gets (green, yellow,
@@ -29,6 +30,7 @@ pub mod feedback;
 pub mod format;
 pub mod game;
 pub mod hard;
+pub mod openers;
 pub mod search;
 pub mod table;
 pub mod tree;

@@ -2,6 +2,8 @@
 //! place. Every command prints plain text on stdout; progress and errors go to stderr.
 //! Errors are `anyhow` here only; the library's are typed.
 
+mod openers;
+
 use crate::analysis::{self, Metric};
 use crate::format::{self, file, text};
 use crate::game::{AnswerId, Game, GuessId, ListSource};
@@ -113,6 +115,41 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// Exact totals of many openers (all allowed guesses by default): resumable (one
+    /// result file per opener in --results) and shardable (--shard i/n).
+    Openers {
+        /// Dismiss openers proved to cost at least this (default: the K-th best exact
+        /// total found so far plus one, after solving the most promising openers).
+        #[arg(long)]
+        cutoff: Option<u64>,
+        /// K: rows of the table; the default cutoff proves the best K exactly.
+        #[arg(long, default_value_t = 1)]
+        top: usize,
+        /// Results directory (one small file per opener; shared by shards).
+        #[arg(long, default_value = "openers-results")]
+        results: PathBuf,
+        /// Run only shard i of n (1-based), e.g. 3/8.
+        #[arg(long, value_parser = openers::parse_shard, value_name = "I/N")]
+        shard: Option<crate::openers::Shard>,
+        /// Openers to consider, one per line (default: every allowed guess).
+        #[arg(long)]
+        openers: Option<PathBuf>,
+        /// Keep only every N-th opener of the list (a deterministic sample).
+        #[arg(long)]
+        sample: Option<usize>,
+        /// Only read the results directory and print the table.
+        #[arg(long)]
+        merge: bool,
+        #[arg(long, default_value_t = 6)]
+        max_guesses: u8,
+        /// Table memory limit in MiB (shared by the workers).
+        #[arg(long, default_value_t = 2048)]
+        memory: usize,
+        /// Most promising openers (of the whole list, every shard) solved first to set
+        /// the default cutoff.
+        #[arg(long, default_value_t = 4)]
+        prepass: usize,
+    },
 }
 
 /// Parses the process arguments and runs the command.
@@ -166,6 +203,32 @@ pub fn run() -> Result<ExitCode> {
         Command::Verify { file } => verify(&ctx, file),
         Command::Export { file, format, out } => export(&ctx, file, *format, out.as_deref()),
         Command::Bench { full } => bench(&ctx, *full),
+        Command::Openers {
+            cutoff,
+            top,
+            results,
+            shard,
+            openers: list,
+            sample,
+            merge,
+            max_guesses,
+            memory,
+            prepass,
+        } => openers::run(
+            &ctx,
+            openers::Args {
+                cutoff: *cutoff,
+                top: *top,
+                results,
+                shard: *shard,
+                openers: list.as_ref(),
+                sample: *sample,
+                merge: *merge,
+                max_guesses: *max_guesses,
+                memory: *memory,
+                prepass: *prepass,
+            },
+        ),
     }
 }
 
