@@ -503,6 +503,7 @@ fn thread_cpu_seconds() -> Option<f64> {
 /// Settles every opener of `shard_openers` (first the `settings.prepass` most promising
 /// of `all_openers`), reusing and writing result files in `dir`. `progress` is called
 /// after each opener. Stops early, writing nothing partial, once `stop` is set.
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     game: &Game,
     table: &FeedbackTable,

@@ -20,7 +20,9 @@ impl Rng {
     }
     fn pick(&mut self, from: &[Word], k: usize) -> Vec<Word> {
         let mut pool = from.to_vec();
-        (0..k).map(|_| pool.swap_remove(self.below(pool.len()))).collect()
+        (0..k)
+            .map(|_| pool.swap_remove(self.below(pool.len())))
+            .collect()
     }
 }
 
@@ -70,7 +72,17 @@ fn settings(hard: bool, cutoff: Option<u64>, top: usize) -> Settings {
 
 fn run(game: &Game, table: &FeedbackTable, dir: &ResultsDir, s: &Settings) -> openers::Summary {
     let all = openers::all_openers(game);
-    openers::run(game, table, &all, &all, dir, s, &AtomicBool::new(false), &|_| {}).unwrap()
+    openers::run(
+        game,
+        table,
+        &all,
+        &all,
+        dir,
+        s,
+        &AtomicBool::new(false),
+        &|_| {},
+    )
+    .unwrap()
 }
 
 fn check_against_reference(hard: bool, seeds: std::ops::Range<u64>) {
@@ -90,7 +102,12 @@ fn check_against_reference(hard: bool, seeds: std::ops::Range<u64>) {
             match r.cost {
                 OpenerCost::Exact(v) => assert_eq!(v, truth[g], "seed {seed} {}", r.opener),
                 OpenerCost::AtLeast(lb) => {
-                    assert!(truth[g] >= lb, "seed {seed} {}: {} < {lb}", r.opener, truth[g])
+                    assert!(
+                        truth[g] >= lb,
+                        "seed {seed} {}: {} < {lb}",
+                        r.opener,
+                        truth[g]
+                    )
                 }
             }
         }
@@ -103,7 +120,12 @@ fn check_against_reference(hard: bool, seeds: std::ops::Range<u64>) {
         let kth = sorted[top - 1].0;
         let expected: Vec<(u64, Word)> = sorted.into_iter().filter(|x| x.0 <= kth).collect();
         let ranking = Ranking::new(&game, &openers::all_openers(&game), &scan.records);
-        let got: Vec<(u64, Word)> = ranking.exact.iter().copied().filter(|x| x.0 <= kth).collect();
+        let got: Vec<(u64, Word)> = ranking
+            .exact
+            .iter()
+            .copied()
+            .filter(|x| x.0 <= kth)
+            .collect();
         assert_eq!(got, expected, "seed {seed} hard {hard}");
         assert!(ranking.proves_top(expected.len()), "seed {seed}");
         assert_eq!(summary.cutoff, kth + 1, "seed {seed}");
@@ -189,14 +211,20 @@ fn bounds_proved_under_a_larger_cutoff_decide_a_smaller_one() {
     let dir = ResultsDir::open(tmp.path(), &game, false, 6).unwrap();
     run(&game, &table, &dir, &settings(false, Some(best + 20), 1));
     let smaller = run(&game, &table, &dir, &settings(false, Some(best + 1), 1));
-    assert!(smaller.computed.is_empty(), "a smaller cutoff reuses everything");
+    assert!(
+        smaller.computed.is_empty(),
+        "a smaller cutoff reuses everything"
+    );
     // A larger cutoff re-searches exactly the openers whose bound is below it.
     let records = dir.scan().unwrap().records;
     let larger = best + 40;
     let undecided = records.values().filter(|r| !r.decides(larger)).count();
     let rerun = run(&game, &table, &dir, &settings(false, Some(larger), 1));
     assert_eq!(rerun.computed.len(), undecided);
-    assert!(undecided > 0, "the test needs openers between the two cutoffs");
+    assert!(
+        undecided > 0,
+        "the test needs openers between the two cutoffs"
+    );
 }
 
 #[test]
@@ -288,7 +316,10 @@ fn cli_rejects_bad_shards_and_unreadable_opener_files() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("o.txt:3: opener 'qqqqq' is not in the allowed guesses"), "{err}");
+    assert!(
+        err.contains("o.txt:3: opener 'qqqqq' is not in the allowed guesses"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -312,7 +343,12 @@ fn cli_runs_resumes_and_merges_on_custom_lists() {
             .args(extra)
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     };
     let one = go(&["--shard", "1/2"]);
