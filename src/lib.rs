@@ -14,6 +14,7 @@
 //! - [`format`]: the binary tree file and the text exports.
 //! - [`play`]: histories (`GUESS:FEEDBACK`), following a tree, next-guess advice
 //!   (solved exactly off the tree).
+//! - [`openers`]: exact ranking of many openers, resumable and shardable.
 //!
 //! Glossary (one name per concept): a **guess** is a word played; an **answer** is a
 //! word that can be hidden; **feedback** is the colours a guess gets (green, yellow,
@@ -32,6 +33,7 @@ pub mod feedback;
 pub mod format;
 pub mod game;
 pub mod hard;
+pub mod openers;
 pub mod play;
 pub mod search;
 pub mod table;

@@ -3,6 +3,7 @@
 //! Errors are `anyhow` here only; the library's are typed.
 
 mod next;
+mod openers;
 
 use crate::analysis::{self, Metric};
 use crate::format::{self, file, text};
@@ -126,6 +127,41 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// Exact totals of many openers (all allowed guesses by default): resumable (one
+    /// result file per opener in --results) and shardable (--shard i/n).
+    Openers {
+        /// Dismiss openers proved to cost at least this (default: the K-th best exact
+        /// total found so far plus one, after solving the most promising openers).
+        #[arg(long)]
+        cutoff: Option<u64>,
+        /// K: rows of the table; the default cutoff proves the best K exactly.
+        #[arg(long, default_value_t = 1)]
+        top: usize,
+        /// Results directory (one small file per opener; shared by shards).
+        #[arg(long, default_value = "openers-results")]
+        results: PathBuf,
+        /// Run only shard i of n (1-based), e.g. 3/8.
+        #[arg(long, value_parser = openers::parse_shard, value_name = "I/N")]
+        shard: Option<crate::openers::Shard>,
+        /// Openers to consider, one per line (default: every allowed guess).
+        #[arg(long)]
+        openers: Option<PathBuf>,
+        /// Keep only every N-th opener of the list (a deterministic sample).
+        #[arg(long)]
+        sample: Option<usize>,
+        /// Only read the results directory and print the table.
+        #[arg(long)]
+        merge: bool,
+        #[arg(long, default_value_t = 6)]
+        max_guesses: u8,
+        /// Table memory limit in MiB (shared by the workers).
+        #[arg(long, default_value_t = 2048)]
+        memory: usize,
+        /// Most promising openers (of the whole list, every shard) solved first to set
+        /// the default cutoff.
+        #[arg(long, default_value_t = 4)]
+        prepass: usize,
+    },
 }
 
 /// Parses the process arguments and runs the command.
@@ -183,6 +219,32 @@ pub fn run() -> Result<ExitCode> {
         Command::Next(args) => next::next(&ctx, args),
         Command::Path(args) => next::path(&ctx, args),
         Command::Play(args) => next::play(&ctx, args),
+        Command::Openers {
+            cutoff,
+            top,
+            results,
+            shard,
+            openers: list,
+            sample,
+            merge,
+            max_guesses,
+            memory,
+            prepass,
+        } => openers::run(
+            &ctx,
+            openers::Args {
+                cutoff: *cutoff,
+                top: *top,
+                results,
+                shard: *shard,
+                openers: list.as_ref(),
+                sample: *sample,
+                merge: *merge,
+                max_guesses: *max_guesses,
+                memory: *memory,
+                prepass: *prepass,
+            },
+        ),
     }
 }
 

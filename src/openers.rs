@@ -1,0 +1,761 @@
+//! Ranking openers exactly: which first guess has the least total cost, proved.
+//!
+//! Owns the opener list (every allowed guess, or a file), deterministic sharding, the
+//! results directory (one small text file per opener, written atomically, so a run is
+//! resumable and shards on many machines merge by sharing or copying the directory),
+//! the cutoff and the ranking table.
+//!
+//! Each opener gets [`Solver::opener_cost`] under a cutoff: its exact total when that
+//! is below the cutoff, else a proved lower bound at least the cutoff ("dismissed").
+//! The cutoff is `--cutoff N`, or by default the K-th best exact total known so far
+//! plus one (so every opener tied with the K-th best is also solved exactly, and the
+//! top K are proved): openers are taken in order of a cheap estimate (the one-level
+//! bound `n + sum over non-green buckets of (2|b| - 1)`, ties by the sum of squared
+//! bucket sizes), the few most promising of the whole list first (every shard runs
+//! the same ones, so every shard gets a good cutoff; with a shared directory it reuses
+//! them), and the cutoff drops as exact totals come in.
+//!
+//! Invariants: a result file is only written for a finished `opener_cost` (an
+//! interrupted search writes nothing); a stored result is reused when it still
+//! decides the opener under the current cutoff: an exact total always does, a lower
+//! bound `lb` does when `lb >= cutoff` (a bound proved under a larger cutoff still
+//! dismisses the opener under a smaller one); otherwise the opener is searched again
+//! and its file replaced. The cutoff never increases during a run.
+//!
+//! Workers: one thread per core, each with its own [`Solver`] (and table, with an equal
+//! share of the memory limit), pulling openers from a shared counter. Per-worker
+//! solvers make the per-opener counters exact and avoid contention on the table.
+
+use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::{Game, GuessId};
+use crate::search::bound::{Objective, INFEASIBLE};
+use crate::search::{Config, OpenerCost, SolveError, Solver};
+use crate::table::FeedbackTable;
+use crate::word::{ListError, Word, WordList};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// What can go wrong with openers input or the results directory.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenersError {
+    #[error("bad shard '{0}': {1}")]
+    BadShard(String, String),
+    #[error(transparent)]
+    List(#[from] ListError),
+    #[error("{file}:{line}: opener '{word}' is not in the allowed guesses of the {list} lists")]
+    NotAllowed {
+        file: PathBuf,
+        line: usize,
+        word: Word,
+        list: String,
+    },
+    #[error("{0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    #[error("{0}: malformed result file: {1}")]
+    Malformed(PathBuf, String),
+}
+
+/// One of `count` deterministic slices of an opener list (1-based `index`): the
+/// openers at positions `p` with `p % count == index - 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole list.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// Parses `i/n` with `1 <= i <= n`.
+    pub fn parse(s: &str) -> Result<Shard, OpenersError> {
+        let bad = |why: &str| OpenersError::BadShard(s.to_string(), why.to_string());
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| bad("expected i/n, e.g. 2/8"))?;
+        let i: usize = i
+            .trim()
+            .parse()
+            .map_err(|_| bad("i is not a whole number"))?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| bad("n is not a whole number"))?;
+        if n == 0 {
+            return Err(bad("n must be at least 1"));
+        }
+        if i == 0 || i > n {
+            return Err(bad(&format!("i must be from 1 to {n}")));
+        }
+        Ok(Shard { index: i, count: n })
+    }
+
+    /// True when position `p` of the opener list belongs to this shard.
+    pub fn contains(&self, p: usize) -> bool {
+        p % self.count == self.index - 1
+    }
+
+    /// The openers of `list` in this shard, in list order.
+    pub fn select(&self, list: &[GuessId]) -> Vec<GuessId> {
+        list.iter()
+            .enumerate()
+            .filter(|(p, _)| self.contains(*p))
+            .map(|(_, &g)| g)
+            .collect()
+    }
+}
+
+/// Every allowed guess, in id order.
+pub fn all_openers(game: &Game) -> Vec<GuessId> {
+    (0..game.n_guesses() as GuessId).collect()
+}
+
+/// Reads an opener file: a word list (one per line, validated like any list) whose
+/// words must all be allowed guesses.
+pub fn load_openers(game: &Game, path: &Path) -> Result<Vec<GuessId>, OpenersError> {
+    let list = WordList::load(path)?;
+    let text = std::fs::read_to_string(path).map_err(|e| OpenersError::Io(path.into(), e))?;
+    let lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, _)| i + 1);
+    list.words
+        .iter()
+        .zip(lines)
+        .map(|(&w, line)| {
+            game.guess_id(w).ok_or_else(|| OpenersError::NotAllowed {
+                file: path.into(),
+                line,
+                word: w,
+                list: game.name.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The one-level lower bound of an opener and its sum of squared bucket sizes (the
+/// estimate openers are ordered by, smallest first).
+pub fn estimate(
+    game: &Game,
+    table: &FeedbackTable,
+    opener: GuessId,
+    max_guesses: u8,
+) -> (u64, u64) {
+    let mut counts = [0u32; FEEDBACKS];
+    let row = table.row(opener);
+    for a in 0..game.n_answers() {
+        counts[row[a] as usize] += 1;
+    }
+    let mut bound = game.n_answers() as u64;
+    let mut sum_squares = 0u64;
+    for (f, &m) in counts.iter().enumerate() {
+        sum_squares += m as u64 * m as u64;
+        if m > 0 && f != Feedback::ALL_GREEN.0 as usize {
+            bound +=
+                Objective::total().size_bound(m as usize, 0, max_guesses.saturating_sub(1)) as u64;
+        }
+    }
+    (bound.min(INFEASIBLE as u64), sum_squares)
+}
+
+/// `openers` sorted by [`estimate`], ties alphabetical.
+pub fn order_by_estimate(
+    game: &Game,
+    table: &FeedbackTable,
+    openers: &[GuessId],
+    max_guesses: u8,
+) -> Vec<GuessId> {
+    let mut keyed: Vec<((u64, u64), Word, GuessId)> = openers
+        .iter()
+        .map(|&g| {
+            (
+                estimate(game, table, g, max_guesses),
+                game.guesses[g as usize],
+                g,
+            )
+        })
+        .collect();
+    keyed.sort();
+    keyed.into_iter().map(|(_, _, g)| g).collect()
+}
+
+/// The proved result for one opener, as stored in its result file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub opener: Word,
+    pub list: String,
+    pub checksum: u64,
+    pub hard: bool,
+    pub max_guesses: u8,
+    pub cost: OpenerCost,
+    /// The cutoff the search ran under (`none` in the file for no cutoff).
+    pub cutoff: u64,
+    pub seconds: f64,
+    /// CPU time of the worker thread (0 where unknown).
+    pub cpu_seconds: f64,
+    /// States the search expanded.
+    pub states: u64,
+}
+
+fn mode_name(hard: bool) -> &'static str {
+    if hard {
+        "hard"
+    } else {
+        "normal"
+    }
+}
+
+/// The list name used in result file names: the shipped name, or `custom-` and the
+/// list checksum so results of different custom lists never share a name.
+pub fn list_tag(game: &Game) -> String {
+    if game.name == "custom" {
+        format!("custom-{:016x}", game.checksum)
+    } else {
+        game.name.clone()
+    }
+}
+
+/// The suffix every result file of this game and mode ends with.
+pub fn file_suffix(game: &Game, hard: bool, max_guesses: u8) -> String {
+    format!(".{}.{}.max{max_guesses}", mode_name(hard), list_tag(game))
+}
+
+impl Record {
+    /// True when the record settles its opener under `cutoff`.
+    pub fn decides(&self, cutoff: u64) -> bool {
+        match self.cost {
+            OpenerCost::Exact(_) => true,
+            OpenerCost::AtLeast(lb) => lb >= cutoff,
+        }
+    }
+
+    /// The file text: `key=value` lines.
+    pub fn encode(&self) -> String {
+        let (result, value) = match self.cost {
+            OpenerCost::Exact(v) => ("exact", v),
+            OpenerCost::AtLeast(v) => ("at-least", v),
+        };
+        let cutoff = if self.cutoff == u64::MAX {
+            "none".to_string()
+        } else {
+            self.cutoff.to_string()
+        };
+        format!(
+            "opener={}\nlist={}\nchecksum={:016x}\nmode={}\nmax_guesses={}\nresult={result} {value}\ncutoff={cutoff}\nseconds={:.3}\ncpu_seconds={:.3}\nstates={}\n",
+            self.opener,
+            self.list,
+            self.checksum,
+            mode_name(self.hard),
+            self.max_guesses,
+            self.seconds,
+            self.cpu_seconds,
+            self.states
+        )
+    }
+
+    /// Parses a result file's text (`path` only names it in errors).
+    pub fn decode(text: &str, path: &Path) -> Result<Record, OpenersError> {
+        let bad = |why: String| OpenersError::Malformed(path.into(), why);
+        let mut fields = BTreeMap::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let (k, v) = line
+                .split_once('=')
+                .ok_or_else(|| bad(format!("line {}: expected key=value, got '{line}'", i + 1)))?;
+            fields.insert(k.trim(), v.trim());
+        }
+        let get = |k: &str| {
+            fields
+                .get(k)
+                .copied()
+                .ok_or_else(|| bad(format!("missing '{k}'")))
+        };
+        let num = |k: &str| -> Result<u64, OpenersError> {
+            get(k)?
+                .parse()
+                .map_err(|_| bad(format!("'{k}' is not a whole number")))
+        };
+        let float = |k: &str| -> Result<f64, OpenersError> {
+            get(k)?
+                .parse()
+                .map_err(|_| bad(format!("'{k}' is not a number")))
+        };
+        let opener = Word::parse(get("opener")?).map_err(|e| bad(format!("opener: {e}")))?;
+        let checksum = u64::from_str_radix(get("checksum")?, 16)
+            .map_err(|_| bad("'checksum' is not hexadecimal".into()))?;
+        let hard = match get("mode")? {
+            "normal" => false,
+            "hard" => true,
+            m => return Err(bad(format!("unknown mode '{m}'"))),
+        };
+        let max_guesses = u8::try_from(num("max_guesses")?)
+            .map_err(|_| bad("'max_guesses' is out of range".into()))?;
+        let (kind, value) = get("result")?
+            .split_once(' ')
+            .ok_or_else(|| bad("'result' must be 'exact N' or 'at-least N'".into()))?;
+        let value: u64 = value
+            .trim()
+            .parse()
+            .map_err(|_| bad("'result' value is not a whole number".into()))?;
+        let cost = match kind {
+            "exact" => OpenerCost::Exact(value),
+            "at-least" => OpenerCost::AtLeast(value),
+            k => return Err(bad(format!("unknown result kind '{k}'"))),
+        };
+        let cutoff = match get("cutoff")? {
+            "none" => u64::MAX,
+            _ => num("cutoff")?,
+        };
+        if let OpenerCost::AtLeast(lb) = cost {
+            if lb < cutoff {
+                return Err(bad(format!(
+                    "a lower bound {lb} below its cutoff {cutoff} proves nothing"
+                )));
+            }
+        }
+        Ok(Record {
+            opener,
+            list: get("list")?.to_string(),
+            checksum,
+            hard,
+            max_guesses,
+            cost,
+            cutoff,
+            seconds: float("seconds")?,
+            cpu_seconds: float("cpu_seconds")?,
+            states: num("states")?,
+        })
+    }
+}
+
+/// The result files of one game and mode in a directory.
+pub struct ResultsDir<'a> {
+    pub path: PathBuf,
+    game: &'a Game,
+    hard: bool,
+    max_guesses: u8,
+}
+
+/// What a directory scan found: records by opener, and one warning per file that
+/// could not be used (named).
+#[derive(Default)]
+pub struct Scan {
+    pub records: BTreeMap<GuessId, Record>,
+    pub warnings: Vec<String>,
+}
+
+impl<'a> ResultsDir<'a> {
+    /// Opens (creating it if needed) the directory for results of `game` in this mode.
+    pub fn open(
+        path: &Path,
+        game: &'a Game,
+        hard: bool,
+        max_guesses: u8,
+    ) -> Result<ResultsDir<'a>, OpenersError> {
+        std::fs::create_dir_all(path).map_err(|e| OpenersError::Io(path.into(), e))?;
+        Ok(ResultsDir {
+            path: path.into(),
+            game,
+            hard,
+            max_guesses,
+        })
+    }
+
+    /// The file holding `opener`'s result.
+    pub fn file(&self, opener: GuessId) -> PathBuf {
+        self.path.join(format!(
+            "{}{}",
+            self.game.guesses[opener as usize],
+            file_suffix(self.game, self.hard, self.max_guesses)
+        ))
+    }
+
+    /// Reads every result file of this game and mode. Files of other lists or modes
+    /// are ignored; a malformed or mismatched file becomes a warning naming it.
+    pub fn scan(&self) -> Result<Scan, OpenersError> {
+        let suffix = file_suffix(self.game, self.hard, self.max_guesses);
+        let entries =
+            std::fs::read_dir(&self.path).map_err(|e| OpenersError::Io(self.path.clone(), e))?;
+        let mut scan = Scan::default();
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(&suffix) && !n.starts_with('.'))
+            .collect();
+        names.sort();
+        for name in names {
+            let path = self.path.join(&name);
+            match self.read_one(&path, &name[..name.len() - suffix.len()]) {
+                Ok((g, r)) => {
+                    scan.records.insert(g, r);
+                }
+                Err(e) => scan.warnings.push(format!("{e} (ignored)")),
+            }
+        }
+        Ok(scan)
+    }
+
+    fn read_one(&self, path: &Path, stem: &str) -> Result<(GuessId, Record), OpenersError> {
+        let text = std::fs::read_to_string(path).map_err(|e| OpenersError::Io(path.into(), e))?;
+        let r = Record::decode(&text, path)?;
+        let bad = |why: String| OpenersError::Malformed(path.into(), why);
+        if r.opener.as_str() != stem {
+            return Err(bad(format!(
+                "holds opener '{}' but is named for '{stem}'",
+                r.opener
+            )));
+        }
+        if r.checksum != self.game.checksum
+            || r.hard != self.hard
+            || r.max_guesses != self.max_guesses
+        {
+            return Err(bad(
+                "written for other lists, mode or maximum guesses (stale)".into(),
+            ));
+        }
+        let g = self
+            .game
+            .guess_id(r.opener)
+            .ok_or_else(|| bad(format!("opener '{}' is not an allowed guess", r.opener)))?;
+        Ok((g, r))
+    }
+
+    /// Writes one record atomically.
+    pub fn write(&self, g: GuessId, r: &Record) -> Result<(), OpenersError> {
+        let path = self.file(g);
+        crate::format::write_atomic(&path, r.encode().as_bytes())
+            .map_err(|e| OpenersError::Io(path, e))
+    }
+}
+
+/// Settings of one `openers` run.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub hard: bool,
+    pub max_guesses: u8,
+    /// A fixed cutoff; `None`: the K-th best exact total so far plus one.
+    pub cutoff: Option<u64>,
+    /// K: how many of the best openers the default cutoff proves exactly.
+    pub top: usize,
+    /// How many of the most promising openers of the whole list run first.
+    pub prepass: usize,
+    pub threads: usize,
+    /// Table memory limit in bytes, shared equally by the workers.
+    pub memory_limit: usize,
+}
+
+/// Running counts, passed to the progress callback after every opener.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    /// Openers settled (searched now or found in the directory) / to settle.
+    pub done: usize,
+    pub total: usize,
+    pub exact: usize,
+    pub dismissed: usize,
+    pub skipped: usize,
+    pub best: Option<u64>,
+    pub cutoff: u64,
+}
+
+/// What a run did.
+pub struct Summary {
+    /// Records computed by this run (not the skipped ones), in completion order.
+    pub computed: Vec<Record>,
+    pub skipped: usize,
+    pub interrupted: bool,
+    /// The cutoff at the end of the run.
+    pub cutoff: u64,
+    pub warnings: Vec<String>,
+}
+
+/// Exact totals seen so far; yields the default cutoff.
+struct Exacts {
+    totals: Vec<u64>,
+}
+
+impl Exacts {
+    fn cutoff(&self, settings: &Settings) -> u64 {
+        if let Some(c) = settings.cutoff {
+            return c;
+        }
+        let k = settings.top.max(1);
+        if self.totals.len() < k {
+            return u64::MAX;
+        }
+        let mut t = self.totals.clone();
+        t.sort_unstable();
+        t[k - 1] + 1
+    }
+}
+
+/// Reads the calling thread's CPU time (Linux; `None` elsewhere).
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 * 1e-9)
+}
+
+/// Settles every opener of `shard_openers` (first the `settings.prepass` most promising
+/// of `all_openers`), reusing and writing result files in `dir`. `progress` is called
+/// after each opener. Stops early, writing nothing partial, once `stop` is set.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    game: &Game,
+    table: &FeedbackTable,
+    all_openers: &[GuessId],
+    shard_openers: &[GuessId],
+    dir: &ResultsDir,
+    settings: &Settings,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(&Tally) + Sync),
+) -> Result<Summary, OpenersError> {
+    let scan = dir.scan()?;
+    let mut plan: Vec<GuessId> = Vec::new();
+    let mut seen = vec![false; game.n_guesses()];
+    if settings.cutoff.is_none() {
+        for g in order_by_estimate(game, table, all_openers, settings.max_guesses)
+            .into_iter()
+            .take(settings.prepass.max(settings.top))
+        {
+            seen[g as usize] = true;
+            plan.push(g);
+        }
+    }
+    for g in order_by_estimate(game, table, shard_openers, settings.max_guesses) {
+        if !std::mem::replace(&mut seen[g as usize], true) {
+            plan.push(g);
+        }
+    }
+    let exacts = Mutex::new(Exacts {
+        totals: scan
+            .records
+            .values()
+            .filter_map(|r| match r.cost {
+                OpenerCost::Exact(v) => Some(v),
+                _ => None,
+            })
+            .collect(),
+    });
+    let (best, first_cutoff) = {
+        let ex = exacts.lock().unwrap();
+        (ex.totals.iter().copied().min(), ex.cutoff(settings))
+    };
+    let tally = Mutex::new(Tally {
+        total: plan.len(),
+        best,
+        cutoff: first_cutoff,
+        ..Tally::default()
+    });
+    let cutoff = AtomicU64::new(tally.lock().unwrap().cutoff);
+    let computed = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<OpenersError>> = Mutex::new(None);
+    let threads = settings.threads.max(1).min(plan.len().max(1));
+    let config = Config {
+        max_guesses: settings.max_guesses,
+        hard: settings.hard,
+        memory_limit: settings.memory_limit / threads,
+        ..Config::default()
+    };
+    let settle = |r: &Record, skipped: bool| {
+        let mut t = tally.lock().unwrap();
+        t.done += 1;
+        t.skipped += skipped as usize;
+        match r.cost {
+            OpenerCost::Exact(v) => {
+                t.exact += 1;
+                t.best = Some(t.best.map_or(v, |b| b.min(v)));
+            }
+            OpenerCost::AtLeast(_) => t.dismissed += 1,
+        }
+        t.cutoff = cutoff.load(Ordering::Relaxed);
+        progress(&t);
+    };
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                let solver = Solver::new(game, table, config.clone()).with_stop(stop);
+                loop {
+                    if stop.load(Ordering::Relaxed) || failure.lock().unwrap().is_some() {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&g) = plan.get(i) else { return };
+                    let c = cutoff.load(Ordering::Relaxed);
+                    if let Some(r) = scan.records.get(&g).filter(|r| r.decides(c)) {
+                        settle(r, true);
+                        continue;
+                    }
+                    let (t0, cpu0, states0) = (
+                        Instant::now(),
+                        thread_cpu_seconds(),
+                        solver.counters().states,
+                    );
+                    let cost = match solver.opener_cost(g, c) {
+                        Ok(cost) => cost,
+                        Err(SolveError::Interrupted) => return,
+                        Err(SolveError::Infeasible(_)) => OpenerCost::AtLeast(INFEASIBLE as u64),
+                    };
+                    let cpu = match (cpu0, thread_cpu_seconds()) {
+                        (Some(a), Some(b)) => b - a,
+                        _ => 0.0,
+                    };
+                    let r = Record {
+                        opener: game.guesses[g as usize],
+                        list: list_tag(game),
+                        checksum: game.checksum,
+                        hard: settings.hard,
+                        max_guesses: settings.max_guesses,
+                        cost,
+                        cutoff: c,
+                        seconds: t0.elapsed().as_secs_f64(),
+                        cpu_seconds: cpu,
+                        states: solver.counters().states - states0,
+                    };
+                    if let Err(e) = dir.write(g, &r) {
+                        *failure.lock().unwrap() = Some(e);
+                        return;
+                    }
+                    if let OpenerCost::Exact(v) = cost {
+                        let mut ex = exacts.lock().unwrap();
+                        ex.totals.push(v);
+                        cutoff.fetch_min(ex.cutoff(settings), Ordering::Relaxed);
+                    }
+                    settle(&r, false);
+                    computed.lock().unwrap().push(r);
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap() {
+        return Err(e);
+    }
+    let t = tally.into_inner().unwrap();
+    Ok(Summary {
+        computed: computed.into_inner().unwrap(),
+        skipped: t.skipped,
+        interrupted: t.done < t.total,
+        cutoff: cutoff.load(Ordering::Relaxed),
+        warnings: scan.warnings,
+    })
+}
+
+/// The ranking of an opener set from the records found for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ranking {
+    /// Exact totals, best first (ties alphabetical).
+    pub exact: Vec<(u64, Word)>,
+    /// Openers proved to cost at least some bound, and the least such bound.
+    pub dismissed: usize,
+    pub least_bound: Option<u64>,
+    /// Openers of the set with no result yet (e.g. other shards not merged).
+    pub missing: Vec<Word>,
+}
+
+impl Ranking {
+    pub fn new(game: &Game, openers: &[GuessId], records: &BTreeMap<GuessId, Record>) -> Ranking {
+        let mut r = Ranking {
+            exact: Vec::new(),
+            dismissed: 0,
+            least_bound: None,
+            missing: Vec::new(),
+        };
+        for &g in openers {
+            let w = game.guesses[g as usize];
+            match records.get(&g).map(|rec| rec.cost) {
+                Some(OpenerCost::Exact(v)) => r.exact.push((v, w)),
+                Some(OpenerCost::AtLeast(lb)) => {
+                    r.dismissed += 1;
+                    r.least_bound = Some(r.least_bound.map_or(lb, |b| b.min(lb)));
+                }
+                None => r.missing.push(w),
+            }
+        }
+        r.exact.sort();
+        r
+    }
+
+    /// True when the first `k` rows are proved to be the `k` best openers of the set:
+    /// nothing is missing and every dismissed opener costs more than row `k`.
+    pub fn proves_top(&self, k: usize) -> bool {
+        self.missing.is_empty()
+            && k <= self.exact.len()
+            && (k == 0 || self.least_bound.is_none_or(|lb| self.exact[k - 1].0 < lb))
+    }
+
+    /// The table text: the top `k` exact rows (extended to ties), then what the rest
+    /// is known to cost.
+    pub fn table(&self, n_answers: usize, k: usize) -> String {
+        let mut out = String::new();
+        let mut shown = k.min(self.exact.len());
+        while shown > 0
+            && shown < self.exact.len()
+            && self.exact[shown].0 == self.exact[shown - 1].0
+        {
+            shown += 1;
+        }
+        out += &format!(
+            "{:>5}  {:<6}  {:>6}  {:>7}\n",
+            "rank", "opener", "total", "average"
+        );
+        let mut rank = 0;
+        for (i, &(v, w)) in self.exact[..shown].iter().enumerate() {
+            if i == 0 || v != self.exact[i - 1].0 {
+                rank = i + 1;
+            }
+            out += &format!(
+                "{rank:>5}  {:<6}  {v:>6}  {:>7.4}\n",
+                w.to_string(),
+                v as f64 / n_answers.max(1) as f64
+            );
+        }
+        if self.exact.len() > shown {
+            out += &format!(
+                "{} more openers have exact totals ({} to {}; show them with --top)\n",
+                self.exact.len() - shown,
+                self.exact[shown].0,
+                self.exact.last().expect("non-empty").0
+            );
+        }
+        match self.least_bound {
+            Some(lb) if lb >= INFEASIBLE as u64 => {
+                out += &format!(
+                    "{} openers proved worse: cost at least {lb} (some cannot finish in time)\n",
+                    self.dismissed
+                )
+            }
+            Some(lb) => {
+                out += &format!(
+                    "{} openers proved worse: cost at least {lb}\n",
+                    self.dismissed
+                )
+            }
+            None => {}
+        }
+        if !self.missing.is_empty() {
+            let few: Vec<String> = self.missing.iter().take(5).map(|w| w.to_string()).collect();
+            out += &format!(
+                "{} openers have no result yet ({}{}): run the remaining shards or rerun\n",
+                self.missing.len(),
+                few.join(" "),
+                if self.missing.len() > 5 { " ..." } else { "" }
+            );
+        }
+        out += &if self.proves_top(shown.max(1).min(self.exact.len())) && !self.exact.is_empty() {
+            format!(
+                "PROVED: the ranking above is exact over all {} openers\n",
+                self.exact.len() + self.dismissed
+            )
+        } else {
+            "not yet a proof: some openers are undecided or not separated from the rows shown\n"
+                .to_string()
+        };
+        out
+    }
+}

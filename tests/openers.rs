@@ -1,0 +1,363 @@
+//! `openers`: the ranking equals solving every opener on random small games; shards
+//! partition the list; reruns resume; bad result files and bad input get clear errors.
+
+use assert_cmd::Command;
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use wordle_tree::game::GuessId;
+use wordle_tree::openers::{self, Ranking, Record, ResultsDir, Settings, Shard};
+use wordle_tree::search::{Config, OpenerCost, Solver};
+use wordle_tree::{FeedbackTable, Game, ListSource, Word};
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+    fn pick(&mut self, from: &[Word], k: usize) -> Vec<Word> {
+        let mut pool = from.to_vec();
+        (0..k)
+            .map(|_| pool.swap_remove(self.below(pool.len())))
+            .collect()
+    }
+}
+
+/// 20-60 answers from the default answers; 100-300 allowed guesses.
+fn random_game(seed: u64) -> Game {
+    let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let n = 20 + rng.below(41);
+    let answers = rng.pick(&full.answers, n);
+    let extra = 100 + rng.below(201) - n;
+    let guesses = rng.pick(&full.guesses[full.n_answers()..], extra);
+    Game::from_words(&answers, &guesses)
+}
+
+/// The reference: every opener solved exactly, no cutoff.
+fn reference(game: &Game, table: &FeedbackTable, hard: bool) -> BTreeMap<GuessId, u64> {
+    let solver = Solver::new(
+        game,
+        table,
+        Config {
+            hard,
+            ..Config::default()
+        },
+    );
+    (0..game.n_guesses() as GuessId)
+        .map(|g| {
+            let total = solver
+                .solve_opener(g, &|_, _, _| {})
+                .map(|(t, _)| t)
+                .unwrap_or(u64::MAX);
+            (g, total)
+        })
+        .collect()
+}
+
+fn settings(hard: bool, cutoff: Option<u64>, top: usize) -> Settings {
+    Settings {
+        hard,
+        max_guesses: 6,
+        cutoff,
+        top,
+        prepass: 4,
+        threads: 2,
+        memory_limit: 64 << 20,
+    }
+}
+
+fn run(game: &Game, table: &FeedbackTable, dir: &ResultsDir, s: &Settings) -> openers::Summary {
+    let all = openers::all_openers(game);
+    openers::run(
+        game,
+        table,
+        &all,
+        &all,
+        dir,
+        s,
+        &AtomicBool::new(false),
+        &|_| {},
+    )
+    .unwrap()
+}
+
+fn check_against_reference(hard: bool, seeds: std::ops::Range<u64>) {
+    for seed in seeds {
+        let game = random_game(seed);
+        let table = FeedbackTable::build(&game);
+        let truth = reference(&game, &table, hard);
+        let top = 1 + seed as usize % 3;
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = ResultsDir::open(tmp.path(), &game, hard, 6).unwrap();
+        let summary = run(&game, &table, &dir, &settings(hard, None, top));
+        assert!(!summary.interrupted);
+        let scan = dir.scan().unwrap();
+        assert!(scan.warnings.is_empty(), "{:?}", scan.warnings);
+        assert_eq!(scan.records.len(), game.n_guesses(), "seed {seed}");
+        for (g, r) in &scan.records {
+            match r.cost {
+                OpenerCost::Exact(v) => assert_eq!(v, truth[g], "seed {seed} {}", r.opener),
+                OpenerCost::AtLeast(lb) => {
+                    assert!(
+                        truth[g] >= lb,
+                        "seed {seed} {}: {} < {lb}",
+                        r.opener,
+                        truth[g]
+                    )
+                }
+            }
+        }
+        // The proven top K (with ties) is the reference's top K.
+        let mut sorted: Vec<(u64, Word)> = truth
+            .iter()
+            .map(|(&g, &t)| (t, game.guesses[g as usize]))
+            .collect();
+        sorted.sort();
+        let kth = sorted[top - 1].0;
+        let expected: Vec<(u64, Word)> = sorted.into_iter().filter(|x| x.0 <= kth).collect();
+        let ranking = Ranking::new(&game, &openers::all_openers(&game), &scan.records);
+        let got: Vec<(u64, Word)> = ranking
+            .exact
+            .iter()
+            .copied()
+            .filter(|x| x.0 <= kth)
+            .collect();
+        assert_eq!(got, expected, "seed {seed} hard {hard}");
+        assert!(ranking.proves_top(expected.len()), "seed {seed}");
+        assert_eq!(summary.cutoff, kth + 1, "seed {seed}");
+    }
+}
+
+#[test]
+fn ranking_equals_solving_every_opener_normal() {
+    check_against_reference(false, 1..4);
+}
+
+#[test]
+fn ranking_equals_solving_every_opener_hard() {
+    check_against_reference(true, 11..13);
+}
+
+#[test]
+fn fixed_cutoff_solves_exactly_every_opener_below_it() {
+    let game = random_game(7);
+    let table = FeedbackTable::build(&game);
+    let truth = reference(&game, &table, false);
+    let best = *truth.values().min().unwrap();
+    let cutoff = best + 6;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = ResultsDir::open(tmp.path(), &game, false, 6).unwrap();
+    run(&game, &table, &dir, &settings(false, Some(cutoff), 1));
+    for (g, r) in dir.scan().unwrap().records {
+        if truth[&g] < cutoff {
+            assert_eq!(r.cost, OpenerCost::Exact(truth[&g]));
+        } else {
+            assert!(matches!(r.cost, OpenerCost::AtLeast(lb) if lb >= cutoff && lb <= truth[&g]));
+        }
+    }
+}
+
+#[test]
+fn shards_cover_every_opener_exactly_once() {
+    let list: Vec<GuessId> = (0..103).collect();
+    for n in 1..=7 {
+        let mut seen = vec![0; list.len()];
+        for i in 1..=n {
+            for g in Shard::parse(&format!("{i}/{n}")).unwrap().select(&list) {
+                seen[g as usize] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&c| c == 1), "n = {n}");
+    }
+    for bad in ["0/3", "4/3", "x", "1/0", "1/", "/2", "a/b"] {
+        let e = Shard::parse(bad).unwrap_err().to_string();
+        assert!(e.contains("bad shard") && e.contains(bad), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn rerun_skips_finished_files_and_gives_the_same_table() {
+    let game = random_game(21);
+    let table = FeedbackTable::build(&game);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = ResultsDir::open(tmp.path(), &game, false, 6).unwrap();
+    let all = openers::all_openers(&game);
+    let first = run(&game, &table, &dir, &settings(false, None, 2));
+    let table1 = Ranking::new(&game, &all, &dir.scan().unwrap().records).table(40, 2);
+    let again = run(&game, &table, &dir, &settings(false, None, 2));
+    assert!(again.computed.is_empty());
+    assert_eq!(again.skipped, game.n_guesses());
+    let table2 = Ranking::new(&game, &all, &dir.scan().unwrap().records).table(40, 2);
+    assert_eq!(table1, table2);
+    assert_eq!(first.cutoff, again.cutoff);
+    // One file lost: only that opener is searched again.
+    std::fs::remove_file(dir.file(5)).unwrap();
+    let third = run(&game, &table, &dir, &settings(false, None, 2));
+    assert_eq!(third.computed.len(), 1);
+    assert_eq!(third.computed[0].opener, game.guesses[5]);
+}
+
+#[test]
+fn bounds_proved_under_a_larger_cutoff_decide_a_smaller_one() {
+    let game = random_game(33);
+    let table = FeedbackTable::build(&game);
+    let truth = reference(&game, &table, false);
+    let best = *truth.values().min().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = ResultsDir::open(tmp.path(), &game, false, 6).unwrap();
+    run(&game, &table, &dir, &settings(false, Some(best + 20), 1));
+    let smaller = run(&game, &table, &dir, &settings(false, Some(best + 1), 1));
+    assert!(
+        smaller.computed.is_empty(),
+        "a smaller cutoff reuses everything"
+    );
+    // A larger cutoff re-searches exactly the openers whose bound is below it.
+    let records = dir.scan().unwrap().records;
+    let larger = best + 40;
+    let undecided = records.values().filter(|r| !r.decides(larger)).count();
+    let rerun = run(&game, &table, &dir, &settings(false, Some(larger), 1));
+    assert_eq!(rerun.computed.len(), undecided);
+    assert!(
+        undecided > 0,
+        "the test needs openers between the two cutoffs"
+    );
+}
+
+#[test]
+fn malformed_result_file_is_named_and_replaced() {
+    let game = random_game(41);
+    let table = FeedbackTable::build(&game);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = ResultsDir::open(tmp.path(), &game, false, 6).unwrap();
+    let bad = dir.file(3);
+    std::fs::write(&bad, "opener=oops\nresult=exact\n").unwrap();
+    let scan = dir.scan().unwrap();
+    assert_eq!(scan.warnings.len(), 1);
+    let name = bad.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(scan.warnings[0].contains(&name), "{}", scan.warnings[0]);
+    assert!(scan.warnings[0].contains("malformed result file"));
+    let summary = run(&game, &table, &dir, &settings(false, None, 1));
+    assert_eq!(summary.warnings.len(), 1);
+    assert!(dir.scan().unwrap().warnings.is_empty(), "rewritten");
+    // A file named for another opener is refused too.
+    let other = std::fs::read_to_string(dir.file(4)).unwrap();
+    std::fs::write(dir.file(3), other).unwrap();
+    assert!(dir.scan().unwrap().warnings[0].contains("is named for"));
+}
+
+#[test]
+fn record_round_trips_and_rejects_a_bound_below_its_cutoff() {
+    let r = Record {
+        opener: Word::parse("salet").unwrap(),
+        list: "wordle".into(),
+        checksum: 0x1234,
+        hard: true,
+        max_guesses: 6,
+        cost: OpenerCost::AtLeast(8000),
+        cutoff: 7921,
+        seconds: 1.5,
+        cpu_seconds: 1.25,
+        states: 99,
+    };
+    let back = Record::decode(&r.encode(), "x".as_ref()).unwrap();
+    assert_eq!(back, r);
+    let text = r.encode().replace("at-least 8000", "at-least 7000");
+    let e = Record::decode(&text, "x".as_ref()).unwrap_err().to_string();
+    assert!(e.starts_with("x: malformed result file"), "{e}");
+}
+
+#[test]
+fn interrupted_run_writes_nothing() {
+    let game = random_game(51);
+    let table = FeedbackTable::build(&game);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = ResultsDir::open(tmp.path(), &game, false, 6).unwrap();
+    let all = openers::all_openers(&game);
+    let stop = AtomicBool::new(true);
+    let s = settings(false, None, 1);
+    let summary = openers::run(&game, &table, &all, &all, &dir, &s, &stop, &|_| {}).unwrap();
+    assert!(summary.interrupted);
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+fn cli() -> Command {
+    Command::cargo_bin("wordle-tree").unwrap()
+}
+
+#[test]
+fn cli_rejects_bad_shards_and_unreadable_opener_files() {
+    for bad in ["0/3", "4/3", "x"] {
+        let out = cli()
+            .args(["openers", "--quiet", "--shard", bad])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("bad shard"), "{bad}: {err}");
+    }
+    let out = cli()
+        .args(["openers", "--openers", "/nonexistent/openers.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/openers.txt"), "{err}");
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("o.txt");
+    std::fs::write(&file, "salet\n\nqqqqq\n").unwrap();
+    let out = cli()
+        .args(["openers", "--openers"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("o.txt:3: opener 'qqqqq' is not in the allowed guesses"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cli_runs_resumes_and_merges_on_custom_lists() {
+    let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let words = |ws: &[Word]| ws.iter().map(|w| format!("{w}\n")).collect::<String>();
+    let a = tmp.path().join("a.txt");
+    let g = tmp.path().join("g.txt");
+    std::fs::write(&a, words(&full.answers[..30])).unwrap();
+    std::fs::write(&g, words(&full.guesses[3000..3100])).unwrap();
+    let res = tmp.path().join("res");
+    let go = |extra: &[&str]| {
+        let out = cli()
+            .arg("--answers")
+            .arg(&a)
+            .arg("--guesses")
+            .arg(&g)
+            .args(["openers", "--quiet", "--top", "2", "--results"])
+            .arg(&res)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let one = go(&["--shard", "1/2"]);
+    assert!(one.contains("have no result yet"), "{one}");
+    go(&["--shard", "2/2"]);
+    let merged = go(&["--merge"]);
+    assert!(merged.contains("PROVED"), "{merged}");
+    let rerun = go(&[]);
+    assert!(rerun.contains("0 openers searched, 130 reused"), "{rerun}");
+    let table = |s: &str| s[s.find(" rank").unwrap()..].to_string();
+    assert_eq!(table(&merged), table(&rerun));
+}
