@@ -629,22 +629,19 @@ impl<'a> Solver<'a> {
             return Ok(OpenerCost::AtLeast(INFEASIBLE as u64));
         }
         buckets.sort_by_key(|(_, b)| b.len());
-        let bounds: Vec<u64> = buckets
+        let mut bounds: Vec<u64> = buckets
             .iter()
             .map(|(_, b)| obj.size_bound(b.len(), obj.counted(b), left - 1) as u64)
             .collect();
-        let mut acc = obj.node(ids.len(), obj.counted(&ids), left) as u64;
-        let mut rest: u64 = bounds.iter().sum();
-        if acc + rest >= cutoff {
-            return Ok(OpenerCost::AtLeast(acc + rest));
-        }
+        let here = obj.node(ids.len(), obj.counted(&ids), left) as u64;
+        let mut exact = vec![false; buckets.len()];
         let mut sc = self.scratch();
         let mut ctr = Counters::default();
-        for ((f, b), lb) in buckets.iter().zip(&bounds) {
-            rest -= lb;
-            let beta = (cutoff - acc - rest).min(INFEASIBLE as u64) as u32;
+        let search = |i: usize, beta: u64, sc: &mut Scratch, ctr: &mut Counters| {
+            let (f, b) = &buckets[i];
             let next = self.after(&Revealed::default(), word, *f);
-            let Scratch { levels, classes } = &mut sc;
+            let Scratch { levels, classes } = sc;
+            let beta = beta.min(INFEASIBLE as u64) as u32;
             let (v, _) = self.search(
                 b,
                 left - 1,
@@ -653,12 +650,58 @@ impl<'a> Solver<'a> {
                 beta,
                 levels,
                 classes,
-                &mut ctr,
+                ctr,
             );
-            acc += v as u64;
+            (v as u64, v < beta)
+        };
+        // Round 1, largest bucket first: the scan alone (no expansion) settles small
+        // buckets and raises a large one's bound from `2m - 1` to the best per-guess
+        // bound `3m - k - c` (`peeks`: its 696-answer bucket from 1391 to about
+        // 1890). Many openers are dismissed here, before any bucket is searched.
+        for i in (0..buckets.len()).rev() {
+            if here + bounds.iter().sum::<u64>() >= cutoff {
+                break;
+            }
+            let (f, b) = &buckets[i];
+            let next = self.after(&Revealed::default(), word, *f);
+            let level = &mut sc.levels[0];
+            match self.scan(
+                b,
+                left - 1,
+                &next,
+                self.everything(),
+                INFEASIBLE,
+                level,
+                &mut ctr,
+            ) {
+                Scanned::Done(v, _) => {
+                    bounds[i] = v as u64;
+                    exact[i] = v < INFEASIBLE;
+                }
+                Scanned::Expand(p) => bounds[i] = bounds[i].max(p.lb as u64),
+            }
+        }
+        // Round 2, smallest first: each bucket exactly        // Round 2, smallest first: each bucket exactly, with the slack the others'
+        // bounds leave, stopping as soon as the total must reach the cutoff.
+        let mut acc = here
+            + (0..buckets.len())
+                .filter(|&i| exact[i])
+                .map(|i| bounds[i])
+                .sum::<u64>();
+        let mut rest: u64 = (0..buckets.len())
+            .filter(|&i| !exact[i])
+            .map(|i| bounds[i])
+            .sum();
+        for i in 0..buckets.len() {
             if acc + rest >= cutoff {
                 break;
             }
+            if exact[i] {
+                continue;
+            }
+            rest -= bounds[i];
+            let (v, _) = search(i, cutoff - acc - rest, &mut sc, &mut ctr);
+            acc += v;
         }
         *self.totals.lock().unwrap() += ctr;
         self.check_stop()?;
