@@ -313,7 +313,7 @@ pub enum AdviceError {
         "the tree does not reach every candidate of this history (damaged, or for other lists)"
     )]
     TreeMisses,
-    #[error("off-tree search: {0}")]
+    #[error("off-tree search")]
     Solve(#[from] SolveError),
 }
 
