@@ -1,7 +1,9 @@
 //! `rank` and `simulate` against slow, direct computations on small random games, the
 //! published one-level values on the default lists, and the shape of the CLI output.
 
+mod common;
 use assert_cmd::Command;
+use common::Rng;
 use std::collections::HashMap;
 use wordle_tree::analysis::{self, Metric};
 use wordle_tree::feedback::reference_feedback;
@@ -16,36 +18,6 @@ const METRICS: [Metric; 5] = [
     Metric::Buckets,
     Metric::Frequency,
 ];
-
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-
-    /// `k` distinct items of `items`, in their original order.
-    fn subset<T: Copy>(&mut self, items: &[T], k: usize) -> Vec<T> {
-        let mut picked = vec![false; items.len()];
-        let mut left = k.min(items.len());
-        while left > 0 {
-            let i = self.below(items.len());
-            if !picked[i] {
-                picked[i] = true;
-                left -= 1;
-            }
-        }
-        items
-            .iter()
-            .zip(&picked)
-            .filter(|(_, &p)| p)
-            .map(|(&x, _)| x)
-            .collect()
-    }
-}
 
 fn wordle() -> Game {
     Game::load(&ListSource::Named("wordle".into())).unwrap()

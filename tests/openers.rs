@@ -1,30 +1,15 @@
 //! `openers`: the ranking equals solving every opener on random small games; shards
 //! partition the list; reruns resume; bad result files and bad input get clear errors.
 
+mod common;
 use assert_cmd::Command;
+use common::Rng;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use wordle_tree::game::GuessId;
 use wordle_tree::openers::{self, Ranking, Record, ResultsDir, Settings, Shard};
 use wordle_tree::search::{Config, OpenerCost, Solver};
 use wordle_tree::{FeedbackTable, Game, ListSource, Word};
-
-/// A small deterministic generator (xorshift64*), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-    fn pick(&mut self, from: &[Word], k: usize) -> Vec<Word> {
-        let mut pool = from.to_vec();
-        (0..k)
-            .map(|_| pool.swap_remove(self.below(pool.len())))
-            .collect()
-    }
-}
 
 /// 20-60 answers from the default answers; 100-300 allowed guesses.
 fn random_game(seed: u64) -> Game {

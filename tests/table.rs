@@ -2,21 +2,11 @@
 //! list, on whole rows of guesses with repeated letters, and everywhere on small games
 //! built from a tiny alphabet (where nearly every word has repeats).
 
+mod common;
+use common::Rng;
 use wordle_tree::feedback::reference_feedback;
 use wordle_tree::game::{AnswerId, GuessId};
 use wordle_tree::{FeedbackTable, Game, ListSource, Word};
-
-/// A small deterministic generator (xorshift64*), so failures are reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    }
-}
 
 fn check_list(name: &str, seed: u64) {
     let game = Game::load(&ListSource::Named(name.into())).unwrap();

@@ -8,19 +8,49 @@ use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
 use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
 use wordle_tree::search::Objective;
+use wordle_tree::word::Word;
 use wordle_tree::FeedbackTable;
 
-/// A small deterministic generator (xorshift), so failures reproduce from the seed.
+/// A small deterministic generator (xorshift64*), so failures reproduce from the seed
+/// (which must not be 0).
 pub struct Rng(pub u64);
+
 impl Rng {
     pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
+
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next() >> 33) as usize % n
+    }
+
+    /// `k` distinct items of `items`, in their original order.
+    pub fn subset<T: Copy>(&mut self, items: &[T], k: usize) -> Vec<T> {
+        let mut picked = vec![false; items.len()];
+        let mut left = k.min(items.len());
+        while left > 0 {
+            let i = self.below(items.len());
+            if !picked[i] {
+                picked[i] = true;
+                left -= 1;
+            }
+        }
+        items
+            .iter()
+            .zip(&picked)
+            .filter(|(_, &p)| p)
+            .map(|(&x, _)| x)
+            .collect()
+    }
+
+    pub fn pick(&mut self, from: &[Word], k: usize) -> Vec<Word> {
+        let mut pool = from.to_vec();
+        (0..k)
+            .map(|_| pool.swap_remove(self.below(pool.len())))
+            .collect()
     }
 }
 
