@@ -180,6 +180,33 @@ impl Classes {
     }
 }
 
+/// A [`Scratch`] borrowed from a solver's pool, returned on drop.
+pub(crate) struct PooledScratch<'p> {
+    pool: &'p Mutex<Vec<Scratch>>,
+    sc: Option<Scratch>,
+}
+
+impl std::ops::Deref for PooledScratch<'_> {
+    type Target = Scratch;
+    fn deref(&self) -> &Scratch {
+        self.sc.as_ref().expect("present until drop")
+    }
+}
+
+impl std::ops::DerefMut for PooledScratch<'_> {
+    fn deref_mut(&mut self) -> &mut Scratch {
+        self.sc.as_mut().expect("present until drop")
+    }
+}
+
+impl Drop for PooledScratch<'_> {
+    fn drop(&mut self) {
+        if let Some(sc) = self.sc.take() {
+            self.pool.lock().unwrap().push(sc);
+        }
+    }
+}
+
 /// A worker's scratch: one [`Level`] per depth and the class table.
 pub(crate) struct Scratch {
     pub(crate) levels: Vec<Level>,
@@ -203,6 +230,8 @@ pub struct Solver<'a> {
     all_guesses: Vec<GuessId>,
     stop: &'a AtomicBool,
     totals: Mutex<Counters>,
+    /// Scratch buffers between searches.
+    pool: Mutex<Vec<Scratch>>,
 }
 
 fn row_has_green(row: &[u8], ids: &[AnswerId]) -> bool {
@@ -288,6 +317,7 @@ impl<'a> Solver<'a> {
             all_guesses: (0..game.n_guesses() as GuessId).collect(),
             stop: &NEVER,
             totals: Mutex::new(Counters::default()),
+            pool: Mutex::new(Vec::new()),
         }
     }
 
@@ -315,7 +345,24 @@ impl<'a> Solver<'a> {
         (self.tt.len(), self.tt.bytes())
     }
 
-    pub(crate) fn scratch(&self) -> Scratch {
+    /// A scratch from the pool (or a new one); it goes back when the guard drops.
+    /// A fresh scratch costs about 0.6 MB of zeroing, and `build` runs one search per
+    /// tree node: reusing them took `check --opener salet --max-guesses 5` from 0.42 s to
+    /// 0.25 s of CPU.
+    pub(crate) fn scratch(&self) -> PooledScratch<'_> {
+        let sc = self
+            .pool
+            .lock()
+            .unwrap()
+            .pop()
+            .unwrap_or_else(|| self.new_scratch());
+        PooledScratch {
+            pool: &self.pool,
+            sc: Some(sc),
+        }
+    }
+
+    fn new_scratch(&self) -> Scratch {
         Scratch {
             levels: (0..=self.config.max_guesses as usize + 1)
                 .map(|_| Level {
@@ -354,7 +401,7 @@ impl<'a> Solver<'a> {
     ) -> (u32, Option<GuessId>) {
         let mut sc = self.scratch();
         let mut ctr = Counters::default();
-        let Scratch { levels, classes } = &mut sc;
+        let Scratch { levels, classes } = &mut *sc;
         let r = self.search(
             ids,
             left,
@@ -389,7 +436,7 @@ impl<'a> Solver<'a> {
         let mut sc = self.scratch();
         let mut ctr = Counters::default();
         let prep = {
-            let Scratch { levels, classes } = &mut sc;
+            let Scratch { levels, classes } = &mut *sc;
             let level = &mut levels[0];
             match self.scan(
                 ids,
@@ -425,7 +472,7 @@ impl<'a> Solver<'a> {
             mine.levels[0].allowed = root.allowed.clone();
             mine.levels[0].allowed_bits = root.allowed_bits.clone();
             mine.levels[0].max_split = root.max_split;
-            let Scratch { levels, classes } = &mut mine;
+            let Scratch { levels, classes } = &mut *mine;
             let (level, deeper) = levels.split_first_mut().expect("levels");
             loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
