@@ -1,0 +1,290 @@
+//! Expansion: the branch-and-bound loop over a state's guesses in order of bound, and
+//! the evaluation of one guess bucket by bucket under a cutoff.
+//!
+//! Invariants: `search` returns the exact cost when it is below `beta`, else a lower
+//! bound of at least `beta`, and stores exactly that in the table; a guess is abandoned
+//! only when its partial sum plus the bounds of its remaining buckets reaches the
+//! cutoff, so no better guess is ever cut.
+
+use super::bound::{add, INFEASIBLE};
+use super::scan::{row_has_green, Guesses, Prepared, Scanned, BLOCK_MAX};
+use super::scratch::{Classes, Level};
+use super::tt::Bound;
+use super::{Counters, Solver};
+use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::{AnswerId, GuessId};
+use crate::hard::Revealed;
+use std::sync::atomic::Ordering;
+
+impl Solver<'_> {
+    /// Branch and bound (see the module doc). Returns the exact cost and the best guess
+    /// when the cost is below `beta`; otherwise a lower bound `>= beta` and `None`.
+    /// `parent` holds a guess of every class the parent found (or every guess).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        parent: Guesses,
+        beta: u32,
+        levels: &mut [Level],
+        classes: &mut Classes,
+        ctr: &mut Counters,
+    ) -> (u32, Option<GuessId>) {
+        let (level, deeper) = levels.split_first_mut().expect("a level per guess left");
+        let Prepared {
+            w,
+            lb,
+            incumbent,
+            rejected,
+            hard_key,
+        } = match self.scan(ids, left, revealed, parent, beta, level, ctr) {
+            Scanned::Done(v, g) => return (v, g),
+            Scanned::Expand(p) => p,
+        };
+        let parent_allowed = parent.list;
+        let n = ids.len();
+        let hard = self.config.hard;
+        // Step 3: expand guesses in order of bound.
+        let (mut best, mut best_guess) = if incumbent.0 < beta {
+            incumbent
+        } else {
+            (beta, None)
+        };
+        let mut proved = rejected; // least lower bound among guesses that lost
+        let mut classified = false; // level.allowed holds the children's guesses
+                                    // Small states (normal mode) hand every guess down: the children's block scan
+                                    // reads all guesses anyway, so classes would cost more than they save.
+        let small = !hard && n <= BLOCK_MAX;
+        level.expanded.clear();
+        level.expanded_labels.clear();
+        for k in 0..level.order.len() {
+            let key = level.order[k];
+            let glb = (key >> 64) as u32;
+            let g = (key & 0xffff) as GuessId;
+            if glb >= best {
+                proved = proved.min(glb);
+                break;
+            }
+            if key >> 16 & 1 == 1 {
+                continue; // a perfect split: its bound is its cost, the incumbent is best
+            }
+            if !hard && self.expanded_before(g, ids, level) {
+                continue; // splits exactly like a guess already expanded here
+            }
+            ctr.expansions += 1;
+            if !classified && !small {
+                self.classify(ids, revealed, parent_allowed, level, classes);
+                classified = true;
+            }
+            let v = self.expand(g, ids, w, left, revealed, best, level, deeper, classes, ctr);
+            if v < best {
+                best = v;
+                best_guess = Some(g);
+            } else {
+                proved = proved.min(v);
+            }
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return (INFEASIBLE, None);
+        }
+        self.finish(ids, left, hard_key, beta, lb, best, best_guess, proved)
+    }
+
+    /// Stores and returns what a search of the state proved: `best` reached by
+    /// `best_guess`, or else the least bound `proved` of the guesses that lost.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn finish(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        hard_key: u128,
+        beta: u32,
+        lb: u32,
+        best: u32,
+        best_guess: Option<GuessId>,
+        proved: u32,
+    ) -> (u32, Option<GuessId>) {
+        match best_guess {
+            Some(g) => {
+                debug_assert!(best >= lb, "a bound never exceeds a found cost");
+                self.tt.store(ids, left, hard_key, Bound::Exact(best, g));
+                (best, Some(g))
+            }
+            None => {
+                let v = proved.max(lb);
+                debug_assert!(v >= beta);
+                self.tt.store(ids, left, hard_key, Bound::Lower(v));
+                (v, None)
+            }
+        }
+    }
+
+    /// True when `g` splits `ids` exactly like a guess already expanded at this state
+    /// (same canonical labels, compared in full); otherwise records its class.
+    pub(super) fn expanded_before(&self, g: GuessId, ids: &[AnswerId], level: &mut Level) -> bool {
+        let row = self.table.row(g);
+        if row_has_green(row, ids) {
+            return false; // a candidate's green answer sets it apart from every other guess
+        }
+        let counts: &mut [u32; FEEDBACKS] =
+            level.counts.as_mut_slice().try_into().expect("243 slots");
+        let start = level.expanded_labels.len();
+        let (mut buckets, mut hash) = (0u32, 0u64);
+        for &a in ids {
+            let c = &mut counts[row[a as usize] as usize];
+            if *c == 0 {
+                buckets += 1;
+                *c = buckets;
+            }
+            level.expanded_labels.push(*c as u8);
+            hash = (hash ^ *c as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        for &a in ids {
+            counts[row[a as usize] as usize] = 0;
+        }
+        let n = ids.len();
+        let (labels, mine) = level.expanded_labels.split_at(start);
+        let seen = level
+            .expanded
+            .iter()
+            .any(|&(h, s)| h == hash && labels[s..s + n] == *mine);
+        if seen {
+            level.expanded_labels.truncate(start);
+        } else {
+            level.expanded.push((hash, start));
+        }
+        seen
+    }
+
+    /// The cost of playing `g` at the state (`w` counted candidates), if below
+    /// `cutoff`; otherwise a lower bound `>= cutoff` for it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn expand(
+        &self,
+        g: GuessId,
+        ids: &[AnswerId],
+        w: u32,
+        left: u8,
+        revealed: &Revealed,
+        cutoff: u32,
+        level: &mut Level,
+        deeper: &mut [Level],
+        classes: &mut Classes,
+        ctr: &mut Counters,
+    ) -> u32 {
+        let n = ids.len();
+        let obj = &self.config.objective;
+        let row = self.table.row(g);
+        // Regroup the candidates bucket by bucket (a stable counting sort keeps each
+        // bucket sorted).
+        let counts: &mut [u32; FEEDBACKS] =
+            level.counts.as_mut_slice().try_into().expect("243 slots");
+        for &a in ids {
+            counts[row[a as usize] as usize] += 1;
+        }
+        level.buckets.clear();
+        let mut start = 0u32;
+        for (f, c) in counts.iter_mut().enumerate() {
+            if *c > 0 {
+                let size = *c;
+                if f != Feedback::ALL_GREEN.0 as usize {
+                    level.buckets.push((start, size, f as u8, 0));
+                }
+                *c = start;
+                start += size;
+            }
+        }
+        level.buf.clear();
+        level.buf.resize(n, 0);
+        for &a in ids {
+            let slot = &mut counts[row[a as usize] as usize];
+            level.buf[*slot as usize] = a;
+            *slot += 1;
+        }
+        counts.fill(0);
+        debug_assert_eq!(
+            level.buckets.iter().map(|b| b.1 as usize).sum::<usize>()
+                + row_has_green(row, ids) as usize,
+            n,
+            "bucket sizes sum to the candidates"
+        );
+
+        // Bucket bounds: the size bound, raised by the table where it knows more.
+        let hard = self.config.hard;
+        let word = self.game.guesses[g as usize];
+        let here = obj.node(n, w, left);
+        let mut sum_lb = here;
+        for b in level.buckets.iter_mut() {
+            let (s, m, f, _) = *b;
+            let child = &level.buf[s as usize..(s + m) as usize];
+            let mut blb = obj.size_bound(m as usize, obj.counted(child), left - 1);
+            if m >= 3 && blb < INFEASIBLE {
+                let key = if hard {
+                    revealed.after(word, Feedback(f)).key()
+                } else {
+                    0
+                };
+                ctr.probes += 1;
+                match self.tt.probe(child, left - 1, key) {
+                    Some(Bound::Exact(v, _)) | Some(Bound::Lower(v)) => blb = blb.max(v),
+                    None => {}
+                }
+            }
+            b.3 = blb;
+            sum_lb = add(sum_lb, blb);
+        }
+        if sum_lb >= cutoff {
+            return sum_lb;
+        }
+        if obj.unit == 0 {
+            // Feasibility: the largest bucket is the likeliest to fail.
+            level
+                .buckets
+                .sort_unstable_by_key(|b| std::cmp::Reverse(b.1));
+        } else {
+            level.buckets.sort_unstable_by_key(|b| b.1);
+        }
+
+        // Search the buckets (costs: smallest first), each with what is left of the
+        // cutoff.
+        let mut acc = here;
+        let mut rest = sum_lb - acc;
+        for i in 0..level.buckets.len() {
+            let (s, m, f, blb) = level.buckets[i];
+            rest -= blb;
+            let child_beta = cutoff - acc - rest;
+            debug_assert!(child_beta > blb);
+            let child = &level.buf[s as usize..(s + m) as usize];
+            let next = self.after(revealed, word, f);
+            let handed = if !hard && n <= BLOCK_MAX {
+                Guesses {
+                    max_split: level.max_split,
+                    ..self.everything()
+                }
+            } else {
+                Guesses {
+                    list: &level.allowed,
+                    bits: (!hard).then_some(&level.allowed_bits[..]),
+                    max_split: level.max_split,
+                }
+            };
+            let (v, _) = self.search(
+                child,
+                left - 1,
+                &next,
+                handed,
+                child_beta,
+                deeper,
+                classes,
+                ctr,
+            );
+            acc = add(acc, v);
+            if add(acc, rest) >= cutoff {
+                return add(acc, rest);
+            }
+        }
+        acc
+    }
+}

@@ -1,0 +1,486 @@
+//! Per-state scanning: everything the search learns about a state before expanding a
+//! guess. Closed forms and the table, the candidates' perfect-split check, the bound of
+//! every guess (one at a time with early rejection, or 32 at a time for small states),
+//! and the exact partition classes handed to the children.
+//!
+//! Invariants: a scan never expands a guess; every bound it reports is admissible
+//! (`bound.rs`); the guesses it hands down contain one guess of every partition class
+//! of the state (or every guess), so no child loses a move.
+
+use super::bound::INFEASIBLE;
+use super::scratch::{Classes, Level};
+use super::tt::Bound;
+use super::{Counters, Solver};
+use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::{AnswerId, GuessId};
+use crate::hard::Revealed;
+use std::sync::atomic::Ordering;
+
+/// The guesses a parent hands to a state: a list, and (normal mode, below the top)
+/// the same as a bitset over guess ids.
+#[derive(Clone, Copy)]
+pub(super) struct Guesses<'s> {
+    pub(super) list: &'s [GuessId],
+    pub(super) bits: Option<&'s [u64]>,
+    /// The most buckets any of these guesses makes on the parent state: no guess
+    /// makes more on a subset, so a state with more candidates cannot be split into
+    /// singletons (infeasible with two guesses left).
+    pub(super) max_split: usize,
+}
+
+/// States with at most this many candidates are scanned 32 guesses at a time by
+/// pairwise comparison (the pair count per lane must fit a byte: 22 * 21 / 2 = 231).
+pub(super) const BLOCK_MAX: usize = 22;
+
+pub(super) const LANES: usize = 32;
+
+/// What [`Solver::scan`] leaves for the expansion step.
+pub(super) struct Prepared {
+    /// Counted candidates (penalty objectives).
+    pub(super) w: u32,
+    /// The state's lower bound.
+    pub(super) lb: u32,
+    /// The best perfect split found, with its exact cost.
+    pub(super) incumbent: (u32, Option<GuessId>),
+    /// The least bound of the guesses left out of `order`.
+    pub(super) rejected: u32,
+    pub(super) hard_key: u128,
+}
+
+pub(super) enum Scanned {
+    Done(u32, Option<GuessId>),
+    Expand(Prepared),
+}
+
+/// How one guess splits a state, from the scan.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Split {
+    pub(super) buckets: usize,
+    pub(super) sum_squares: u64,
+    pub(super) is_candidate: bool,
+}
+
+pub(super) fn row_has_green(row: &[u8], ids: &[AnswerId]) -> bool {
+    ids.iter()
+        .any(|&a| row[a as usize] == Feedback::ALL_GREEN.0)
+}
+
+impl Solver<'_> {
+    /// Steps 1 and 2 of [`Solver::search`]: closed forms, the table, and the scan. Either
+    /// settles the state, or leaves the guesses to expand, sorted, in `level.order`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn scan(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        parent: Guesses,
+        beta: u32,
+        level: &mut Level,
+        ctr: &mut Counters,
+    ) -> Scanned {
+        let parent_allowed = parent.list;
+        let n = ids.len();
+        let obj = &self.config.objective;
+        debug_assert!(ids.windows(2).all(|w| w[0] < w[1]), "candidates are sorted");
+        match n {
+            1 => return Scanned::Done(obj.single(left, obj.counts(ids[0])), Some(ids[0])),
+            _ if left <= 1 => return Scanned::Done(INFEASIBLE, None),
+            _ => {}
+        }
+        let w = obj.counted(ids);
+        let mut lb = obj.size_bound(n, w, left);
+        if n == 2 {
+            // Guess one, then the other; a counted one first if only one is counted.
+            let first = if w == 1 && !obj.counts(ids[0]) {
+                ids[1]
+            } else {
+                ids[0]
+            };
+            return Scanned::Done(lb, Some(first));
+        }
+        if lb >= beta {
+            return Scanned::Done(lb, None);
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return Scanned::Done(INFEASIBLE, None);
+        }
+        let hard_key = self.hard_key(revealed);
+        ctr.probes += 1;
+        match self.tt.probe(ids, left, hard_key) {
+            Some(Bound::Exact(v, g)) => {
+                ctr.hits += 1;
+                return Scanned::Done(v, Some(g));
+            }
+            Some(Bound::Lower(l)) if l >= beta => {
+                ctr.hits += 1;
+                return Scanned::Done(l, None);
+            }
+            Some(Bound::Lower(l)) => lb = lb.max(l),
+            None => {}
+        }
+        ctr.states += 1;
+
+        // Step 2a: a candidate that splits the state into singletons and meets the
+        // size bound is optimal.
+        for &a in ids {
+            if self.bucket_count(a as GuessId, ids, &mut level.counts).0 == n {
+                let v = obj.guess_bound(n, w, n, true, obj.counts(a), left);
+                if v <= lb {
+                    self.tt
+                        .store(ids, left, hard_key, Bound::Exact(v, a as GuessId));
+                    return Scanned::Done(v, Some(a as GuessId));
+                }
+            }
+        }
+
+        let hard = self.config.hard;
+        let demand = revealed.demand();
+        if left == 2 && n > parent.max_split {
+            self.tt.store(ids, left, hard_key, Bound::Lower(INFEASIBLE));
+            return Scanned::Done(INFEASIBLE, None);
+        }
+        if left == 2 {
+            // Only a perfect split can finish, and (no candidate being one) every
+            // perfect split costs the same: the first one found is optimal.
+            let v = obj.guess_bound(n, w, n, false, false, left);
+            let stride = self.game.n_guesses();
+            level.offsets.clear();
+            level
+                .offsets
+                .extend(ids.iter().map(|&a| a as usize * stride));
+            let handed = |g: usize| {
+                parent
+                    .bits
+                    .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
+            };
+            let mut singles = parent_allowed;
+            if !hard && n <= BLOCK_MAX {
+                // Every guess, 32 at a time (masked to what the parent handed down).
+                let block_end = stride / LANES * LANES;
+                let mut block = [Split::default(); LANES];
+                for g0 in (0..block_end).step_by(LANES) {
+                    self.block_scan(g0, &level.offsets, &mut block);
+                    ctr.scanned += (LANES * n) as u64;
+                    if let Some(l) = (0..LANES).find(|&l| block[l].buckets == n && handed(g0 + l)) {
+                        let g = (g0 + l) as GuessId;
+                        self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
+                        return Scanned::Done(v, Some(g));
+                    }
+                }
+                singles = &self.all_guesses[block_end..];
+            }
+            for &g in singles {
+                if hard && !demand.allows(&self.sigs[g as usize]) {
+                    continue;
+                }
+                ctr.scanned += n as u64;
+                if handed(g as usize) && self.is_perfect(g, &level.offsets) {
+                    self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
+                    return Scanned::Done(v, Some(g));
+                }
+            }
+            self.tt.store(ids, left, hard_key, Bound::Lower(INFEASIBLE));
+            return Scanned::Done(INFEASIBLE, None);
+        }
+
+        // Step 2b: scan the guesses the parent handed down, for bounds only. With the
+        // plain total objective a guess is dropped as soon as its repeated feedbacks
+        // prove its bound reaches `beta`: `3n - k - c >= 2n + repeats - 1`.
+        level.order.clear();
+        let stride = self.game.n_guesses();
+        level.offsets.clear();
+        level
+            .offsets
+            .extend(ids.iter().map(|&a| a as usize * stride));
+        let max_repeats = if obj.unit == 1 && !obj.has_penalty() && beta < INFEASIBLE {
+            (beta as usize + 1).saturating_sub(2 * n)
+        } else {
+            usize::MAX
+        };
+        level.max_split = 0;
+        let mut least = INFEASIBLE; // least bound of any guess
+        let mut rejected = INFEASIBLE; // least bound of the guesses not in `order`
+        let mut incumbent: (u32, Option<GuessId>) = (INFEASIBLE, None);
+        ctr.scanned += (parent_allowed.len() * n) as u64;
+        // Small states in normal mode: every guess, 32 at a time (masked to the
+        // parent's classes); the rest one guess at a time from the parent's list.
+        let blocks = !hard && n <= BLOCK_MAX;
+        let block_end = if blocks {
+            self.game.n_guesses() / LANES * LANES
+        } else {
+            0
+        };
+        let singles = if blocks {
+            &self.all_guesses[block_end..]
+        } else {
+            parent_allowed
+        };
+        let mut single = singles.iter();
+        let mut block = [Split::default(); LANES];
+        let mut g_next = 0usize;
+        let handed = |g: usize| {
+            parent
+                .bits
+                .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
+        };
+        loop {
+            let (g, split) = if g_next < block_end {
+                let g = g_next;
+                g_next += 1;
+                if g.is_multiple_of(LANES) {
+                    self.block_scan(g, &level.offsets, &mut block);
+                }
+                let split = block[g % LANES];
+                if !handed(g) {
+                    continue;
+                }
+                if n - split.buckets >= max_repeats {
+                    least = least.min(beta);
+                    rejected = rejected.min(beta);
+                    continue;
+                }
+                (g as GuessId, split)
+            } else {
+                let Some(&g) = single.next() else { break };
+                if hard && !demand.allows(&self.sigs[g as usize]) {
+                    continue;
+                }
+                if blocks && !handed(g as usize) {
+                    continue;
+                }
+                let Some(split) =
+                    self.bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
+                else {
+                    least = least.min(beta);
+                    rejected = rejected.min(beta);
+                    continue;
+                };
+                (g, split)
+            };
+            if split.buckets == 1 && !split.is_candidate {
+                continue; // useless here and on every subset
+            }
+            let counted = split.is_candidate && obj.counts(g as AnswerId);
+            let glb = obj.guess_bound(n, w, split.buckets, split.is_candidate, counted, left);
+            let perfect = split.buckets == n;
+            if perfect && glb < incumbent.0 {
+                incumbent = (glb, Some(g));
+            }
+            least = least.min(glb);
+            // Guesses dropped early above have at least `max_repeats` repeats, so fewer
+            // buckets than any guess kept: the maximum over kept guesses covers them
+            // (and with none kept nothing is expanded, so the hint is never read).
+            level.max_split = level.max_split.max(split.buckets);
+            if glb < beta {
+                level.order.push(
+                    (glb as u128) << 64
+                        | (split.sum_squares.min(1 << 40) as u128) << 17
+                        | (perfect as u128) << 16
+                        | g as u128,
+                );
+            } else {
+                rejected = rejected.min(glb);
+            }
+        }
+        lb = lb.max(least);
+        if let (v, Some(g)) = incumbent {
+            if v <= lb {
+                self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
+                return Scanned::Done(v, Some(g));
+            }
+        }
+        if lb >= beta {
+            self.tt.store(ids, left, hard_key, Bound::Lower(lb));
+            return Scanned::Done(lb, None);
+        }
+        level.order.sort_unstable();
+
+        Scanned::Expand(Prepared {
+            w,
+            lb,
+            incumbent,
+            rejected,
+            hard_key,
+        })
+    }
+
+    /// The number of buckets `guess` makes on `ids`, the sum of squared bucket sizes,
+    /// and whether it is a candidate. Leaves `counts` zeroed.
+    #[inline]
+    pub(crate) fn bucket_count(
+        &self,
+        guess: GuessId,
+        ids: &[AnswerId],
+        counts: &mut [u32],
+    ) -> (usize, u64, bool) {
+        let row = self.table.row(guess);
+        let counts: &mut [u32; FEEDBACKS] = counts.try_into().expect("243 slots");
+        let (mut buckets, mut sum_squares) = (0usize, 0u64);
+        for &a in ids {
+            let c = &mut counts[row[a as usize] as usize];
+            buckets += (*c == 0) as usize;
+            sum_squares += 2 * *c as u64 + 1;
+            *c += 1;
+        }
+        let is_candidate = counts[Feedback::ALL_GREEN.0 as usize] > 0;
+        for &a in ids {
+            counts[row[a as usize] as usize] = 0;
+        }
+        (buckets, sum_squares, is_candidate)
+    }
+
+    /// True when `guess` gives every candidate (answer-major rows at `offsets`) its own
+    /// feedback. Stops at the first repeat, which for most guesses comes within a few
+    /// candidates.
+    #[inline]
+    pub(super) fn is_perfect(&self, guess: GuessId, offsets: &[usize]) -> bool {
+        let g = guess as usize;
+        let mut seen = [0u64; 4];
+        for &o in offsets {
+            let f = self.by_answer[o + g] as usize;
+            let (word, bit) = (f >> 6, 1u64 << (f & 63));
+            if seen[word] & bit != 0 {
+                return false;
+            }
+            seen[word] |= bit;
+        }
+        true
+    }
+
+    /// How `guess` splits the candidates whose answer-major rows start at `offsets`
+    /// (buckets, sum of squared sizes, whether it is a candidate), or `None` as soon
+    /// as `max_repeats` candidates have repeated an earlier feedback. Leaves `counts`
+    /// zeroed.
+    #[inline]
+    pub(super) fn bound_scan(
+        &self,
+        guess: GuessId,
+        offsets: &[usize],
+        counts: &mut [u32],
+        max_repeats: usize,
+    ) -> Option<Split> {
+        let g = guess as usize;
+        let table = &self.by_answer[..];
+        let counts: &mut [u32; FEEDBACKS] = counts.try_into().expect("243 slots");
+        let (mut repeats, mut sum_squares) = (0usize, 0u64);
+        for (j, &o) in offsets.iter().enumerate() {
+            let c = &mut counts[table[o + g] as usize];
+            if *c > 0 {
+                repeats += 1;
+                if repeats >= max_repeats {
+                    for &o in &offsets[..=j] {
+                        counts[table[o + g] as usize] = 0;
+                    }
+                    return None;
+                }
+            }
+            sum_squares += 2 * *c as u64 + 1;
+            *c += 1;
+        }
+        let is_candidate = counts[Feedback::ALL_GREEN.0 as usize] > 0;
+        for &o in offsets {
+            counts[table[o + g] as usize] = 0;
+        }
+        Some(Split {
+            buckets: offsets.len() - repeats,
+            sum_squares,
+            is_candidate,
+        })
+    }
+
+    /// [`Solver::bound_scan`] for the 32 guesses from `g0` at once: each candidate's
+    /// answer-major row gives 32 contiguous feedbacks, and comparing every pair of
+    /// candidates lane by lane counts repeats (candidates whose feedback an earlier
+    /// one had: buckets = n - repeats) and equal pairs (sum of squares = n + 2 pairs)
+    /// without the dependent counter updates of the scalar scan. Needs n <= BLOCK_MAX.
+    pub(super) fn block_scan(&self, g0: usize, offsets: &[usize], out: &mut [Split; LANES]) {
+        let n = offsets.len();
+        debug_assert!(n <= BLOCK_MAX);
+        let mut rows = [[0u8; LANES]; BLOCK_MAX];
+        for (row, &o) in rows.iter_mut().zip(offsets) {
+            row.copy_from_slice(&self.by_answer[o + g0..o + g0 + LANES]);
+        }
+        let (mut repeats, mut pairs, mut green) = ([0u8; LANES], [0u8; LANES], [0u8; LANES]);
+        for j in 0..n {
+            let mut dup = [0u8; LANES];
+            for i in 0..j {
+                for l in 0..LANES {
+                    let e = (rows[j][l] == rows[i][l]) as u8;
+                    dup[l] |= e;
+                    pairs[l] += e;
+                }
+            }
+            for l in 0..LANES {
+                repeats[l] += dup[l];
+                green[l] |= (rows[j][l] == Feedback::ALL_GREEN.0) as u8;
+            }
+        }
+        for l in 0..LANES {
+            out[l] = Split {
+                buckets: n - repeats[l] as usize,
+                sum_squares: n as u64 + 2 * pairs[l] as u64,
+                is_candidate: green[l] != 0,
+            };
+        }
+    }
+
+    /// Fills `level.allowed` with the guesses the children need: in normal mode one
+    /// guess per partition class of the state (compared exactly, by canonical labels:
+    /// bucket numbers in order of first appearance); in hard mode every allowed guess.
+    /// Guesses that do not split the state and are not candidates are left out. Done
+    /// only for states that expand a guess (about one in five at four guesses left).
+    pub(super) fn classify(
+        &self,
+        ids: &[AnswerId],
+        revealed: &Revealed,
+        parent_allowed: &[GuessId],
+        level: &mut Level,
+        classes: &mut Classes,
+    ) {
+        let n = ids.len();
+        let hard = self.config.hard;
+        let table = &self.by_answer[..];
+        let demand = revealed.demand();
+        level.allowed.clear();
+        if !hard {
+            level.allowed_bits.clear();
+            level
+                .allowed_bits
+                .resize(self.game.n_guesses().div_ceil(64), 0);
+        }
+        classes.begin(n);
+        for &g in parent_allowed {
+            if hard && !demand.allows(&self.sigs[g as usize]) {
+                continue;
+            }
+            let gi = g as usize;
+            let counts: &mut [u32; FEEDBACKS] =
+                level.counts.as_mut_slice().try_into().expect("243 slots");
+            let (mut buckets, mut hash) = (0u32, 0u64);
+            for (&o, out) in level.offsets.iter().zip(classes.current.iter_mut()) {
+                let c = &mut counts[table[o + gi] as usize];
+                if *c == 0 {
+                    buckets += 1;
+                    *c = buckets;
+                }
+                *out = *c as u8;
+                hash = (hash ^ *c as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+            let is_candidate = counts[Feedback::ALL_GREEN.0 as usize] > 0;
+            for &o in &level.offsets {
+                counts[table[o + gi] as usize] = 0;
+            }
+            if buckets == 1 && !is_candidate {
+                continue;
+            }
+            if !hard && !is_candidate && classes.seen(hash) {
+                continue;
+            }
+            level.allowed.push(g);
+            if !hard {
+                level.allowed_bits[gi / 64] |= 1 << (gi % 64);
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! Scratch memory of the search: one [`Level`] of buffers per depth, the exact
+//! partition-class table, and the per-solver pool that lends them out.
+//!
+//! Invariants: a level's buffers are only meaningful during the state being searched at
+//! that depth; the class table is valid for one state at a time (entries carry a stamp,
+//! so starting a state costs nothing). Cost: about 0.6 MB per scratch for the default
+//! lists, reused through the pool rather than zeroed per search.
+
+use crate::game::{AnswerId, GuessId};
+use std::sync::Mutex;
+
+/// Scratch for one depth of the search.
+#[derive(Default)]
+pub(crate) struct Level {
+    pub(crate) counts: Vec<u32>,
+    /// Packed `bound << 64 | sum of squares << 17 | perfect << 16 | guess`, sorted.
+    pub(crate) order: Vec<u128>,
+    /// The candidates, regrouped bucket by bucket for the guess being expanded.
+    pub(crate) buf: Vec<AnswerId>,
+    /// Non-green buckets of the guess being expanded: (start, size, feedback, bound).
+    pub(crate) buckets: Vec<(u32, u32, u8, u32)>,
+    /// The guesses handed to the children: one per partition class (normal mode), or
+    /// every allowed guess that splits the state (hard mode).
+    pub(crate) allowed: Vec<GuessId>,
+    /// Where each candidate's answer-major row starts.
+    pub(crate) offsets: Vec<usize>,
+    /// `allowed` as a bitset over guess ids (normal mode), for the block scan.
+    pub(crate) allowed_bits: Vec<u64>,
+    /// Normal mode: the partition classes of the guesses expanded at this state
+    /// (hash, start in `expanded_labels`), so an equivalent guess is not expanded twice.
+    pub(super) expanded: Vec<(u64, usize)>,
+    pub(super) expanded_labels: Vec<u8>,
+    /// The most buckets any guess scanned here makes (`usize::MAX` if unknown).
+    pub(super) max_split: usize,
+}
+
+/// Exact partition classes of the guesses scanned at one state: an open-addressing
+/// table from a hash of the canonical labels (bucket numbers in order of first
+/// appearance) to the stored labels of the first guess of the class. Entries are
+/// tagged with a stamp per state, so starting a state costs nothing.
+pub(crate) struct Classes {
+    pub(super) slots: Vec<(u32, u32, u64)>,
+    pub(super) stamp: u32,
+    pub(super) labels: Vec<u8>,
+    /// Labels of the guess being scanned.
+    pub(super) current: Vec<u8>,
+    pub(super) n: usize,
+}
+
+impl Classes {
+    pub(super) fn new(n_guesses: usize) -> Classes {
+        Classes {
+            slots: vec![(0, 0, 0); (2 * n_guesses).next_power_of_two().max(64)],
+            stamp: 0,
+            labels: Vec::new(),
+            current: Vec::new(),
+            n: 0,
+        }
+    }
+
+    pub(super) fn begin(&mut self, n: usize) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill((0, 0, 0));
+            self.stamp = 1;
+        }
+        self.labels.clear();
+        self.current.clear();
+        self.current.resize(n, 0);
+        self.n = n;
+    }
+
+    /// True when the labels in `current` (hash `hash`) equal an earlier class of this
+    /// state; otherwise records them as a new class.
+    pub(super) fn seen(&mut self, hash: u64) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let (stamp, rep, h) = self.slots[i];
+            if stamp != self.stamp {
+                let rep = (self.labels.len() / self.n.max(1)) as u32;
+                self.labels.extend_from_slice(&self.current);
+                self.slots[i] = (self.stamp, rep, hash);
+                return false;
+            }
+            let start = rep as usize * self.n;
+            if h == hash && self.labels[start..start + self.n] == self.current[..] {
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// A [`Scratch`] borrowed from a solver's pool, returned on drop.
+pub(crate) struct PooledScratch<'p> {
+    pub(super) pool: &'p Mutex<Vec<Scratch>>,
+    pub(super) sc: Option<Scratch>,
+}
+
+impl std::ops::Deref for PooledScratch<'_> {
+    type Target = Scratch;
+    fn deref(&self) -> &Scratch {
+        self.sc.as_ref().expect("present until drop")
+    }
+}
+
+impl std::ops::DerefMut for PooledScratch<'_> {
+    fn deref_mut(&mut self) -> &mut Scratch {
+        self.sc.as_mut().expect("present until drop")
+    }
+}
+
+impl Drop for PooledScratch<'_> {
+    fn drop(&mut self) {
+        if let Some(sc) = self.sc.take() {
+            self.pool.lock().unwrap().push(sc);
+        }
+    }
+}
+
+/// A worker's scratch: one [`Level`] per depth and the class table.
+pub(crate) struct Scratch {
+    pub(crate) levels: Vec<Level>,
+    pub(super) classes: Classes,
+}
