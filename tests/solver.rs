@@ -166,3 +166,29 @@ fn serial_and_parallel_totals_agree() {
     };
     assert_eq!(run(1), run(2));
 }
+
+#[test]
+fn asking_for_more_guesses_than_configured_does_not_run_out_of_levels() {
+    // `next` retries an infeasible state with more guesses than the solver was set up
+    // for; the scratch must grow with the question, not the configuration.
+    let mut rng = Rng(4242);
+    let game = random_game(&mut rng, 30, 60);
+    let table = FeedbackTable::build(&game);
+    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let solver = Solver::new(
+        &game,
+        &table,
+        Config {
+            max_guesses: 2,
+            ..Config::default()
+        },
+    );
+    let wide = Solver::new(&game, &table, Config::default());
+    for left in [3u8, 6, 9] {
+        assert_eq!(
+            solver.cost(&ids, left, &Revealed::default()).unwrap(),
+            wide.cost(&ids, left, &Revealed::default()).unwrap(),
+            "left {left}"
+        );
+    }
+}

@@ -185,32 +185,26 @@ impl<'a> Solver<'a> {
         (self.tt.len(), self.tt.bytes())
     }
 
-    /// A scratch from the pool (or a new one); it goes back when the guard drops.
-    /// A fresh scratch costs about 0.6 MB of zeroing, and `build` runs one search per
-    /// tree node: reusing them took `check --opener salet --max-guesses 5` from 0.42 s to
-    /// 0.25 s of CPU.
-    pub(crate) fn scratch(&self) -> PooledScratch<'_> {
-        let sc = self
-            .pool
-            .lock()
-            .unwrap()
-            .pop()
-            .unwrap_or_else(|| self.new_scratch());
+    /// A scratch from the pool (or a new one) with a level for each of `left` guesses;
+    /// it goes back when the guard drops. A fresh scratch costs about 0.6 MB of
+    /// zeroing, and `build` runs one search per tree node: reusing them took
+    /// `check --opener salet --max-guesses 5` from 0.42 s to 0.25 s of CPU.
+    pub(crate) fn scratch(&self, left: u8) -> PooledScratch<'_> {
+        let mut sc = self.pool.lock().unwrap().pop().unwrap_or_else(|| Scratch {
+            levels: Vec::new(),
+            classes: Classes::new(self.game.n_guesses()),
+        });
+        // A search `left` deep uses `left` levels (a state with one guess left does
+        // not recurse); callers may ask for more guesses than `max_guesses`.
+        while sc.levels.len() < left as usize + 1 {
+            sc.levels.push(Level {
+                counts: vec![0; FEEDBACKS],
+                ..Level::default()
+            });
+        }
         PooledScratch {
             pool: &self.pool,
             sc: Some(sc),
-        }
-    }
-
-    fn new_scratch(&self) -> Scratch {
-        Scratch {
-            levels: (0..=self.config.max_guesses as usize + 1)
-                .map(|_| Level {
-                    counts: vec![0; FEEDBACKS],
-                    ..Level::default()
-                })
-                .collect(),
-            classes: Classes::new(self.game.n_guesses()),
         }
     }
 
@@ -239,7 +233,7 @@ impl<'a> Solver<'a> {
         revealed: &Revealed,
         beta: u32,
     ) -> (u32, Option<GuessId>) {
-        let mut sc = self.scratch();
+        let mut sc = self.scratch(left);
         let mut ctr = Counters::default();
         let Scratch { levels, classes } = &mut *sc;
         let r = self.search(
@@ -273,7 +267,7 @@ impl<'a> Solver<'a> {
         if ids.len() < PARALLEL_MIN || threads < 2 {
             return self.run(ids, left, revealed, INFEASIBLE);
         }
-        let mut sc = self.scratch();
+        let mut sc = self.scratch(left);
         let mut ctr = Counters::default();
         let prep = {
             let Scratch { levels, classes } = &mut *sc;
@@ -307,7 +301,7 @@ impl<'a> Solver<'a> {
         let proved = std::sync::atomic::AtomicU32::new(prep.rejected);
         let next = std::sync::atomic::AtomicUsize::new(0);
         (0..threads).into_par_iter().for_each(|_| {
-            let mut mine = self.scratch();
+            let mut mine = self.scratch(left);
             let mut ctr = Counters::default();
             mine.levels[0].allowed = root.allowed.clone();
             mine.levels[0].allowed_bits = root.allowed_bits.clone();
@@ -522,7 +516,7 @@ impl<'a> Solver<'a> {
             .collect();
         let here = obj.node(ids.len(), obj.counted(&ids), left) as u64;
         let mut exact = vec![false; buckets.len()];
-        let mut sc = self.scratch();
+        let mut sc = self.scratch(left);
         let mut ctr = Counters::default();
         let search = |i: usize, beta: u64, sc: &mut Scratch, ctr: &mut Counters| {
             let (f, b) = &buckets[i];
