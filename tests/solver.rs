@@ -8,7 +8,7 @@ use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
 use wordle_tree::search::{Config, Objective, Solver};
 use wordle_tree::tree::Tree;
-use wordle_tree::FeedbackTable;
+use wordle_tree::{FeedbackTable, Word};
 
 mod common;
 use common::{brute, random_game, Rng};
@@ -170,9 +170,15 @@ fn serial_and_parallel_totals_agree() {
 #[test]
 fn asking_for_more_guesses_than_configured_does_not_run_out_of_levels() {
     // `next` retries an infeasible state with more guesses than the solver was set up
-    // for; the scratch must grow with the question, not the configuration.
-    let mut rng = Rng(4242);
-    let game = random_game(&mut rng, 30, 60);
+    // for; the scratch must grow with the question, not the configuration. With only
+    // the -atch words as guesses, each guess rules out one answer: a chain 7 deep.
+    let words: Vec<Word> = [
+        "batch", "catch", "hatch", "latch", "match", "patch", "watch",
+    ]
+    .iter()
+    .map(|w| Word::parse(w).unwrap())
+    .collect();
+    let game = Game::from_words(&words, &words);
     let table = FeedbackTable::build(&game);
     let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
     let solver = Solver::new(
@@ -183,12 +189,13 @@ fn asking_for_more_guesses_than_configured_does_not_run_out_of_levels() {
             ..Config::default()
         },
     );
-    let wide = Solver::new(&game, &table, Config::default());
-    for left in [3u8, 6, 9] {
-        assert_eq!(
-            solver.cost(&ids, left, &Revealed::default()).unwrap(),
-            wide.cost(&ids, left, &Revealed::default()).unwrap(),
-            "left {left}"
-        );
-    }
+    assert_eq!(solver.cost(&ids, 6, &Revealed::default()).unwrap(), None);
+    assert_eq!(
+        solver.cost(&ids, 7, &Revealed::default()).unwrap(),
+        Some(1 + 2 + 3 + 4 + 5 + 6 + 7)
+    );
+    assert_eq!(
+        solver.cost(&ids, 9, &Revealed::default()).unwrap(),
+        Some(28)
+    );
 }
