@@ -467,36 +467,6 @@ impl<'a> Solver<'a> {
         Ok(found)
     }
 
-    /// The buckets of `guess` on all answers that cannot be finished within `left - 1`
-    /// more guesses, smallest first (the evidence of a refuted claim).
-    pub fn infeasible_buckets(
-        &self,
-        guess: GuessId,
-        left: u8,
-    ) -> Result<Vec<(u8, Vec<AnswerId>)>, SolveError> {
-        let ids: Vec<AnswerId> = (0..self.game.n_answers() as AnswerId).collect();
-        let word = self.game.guesses[guess as usize];
-        let mut bad: Vec<(u8, Vec<AnswerId>)> = self
-            .branches(guess, &ids)
-            .into_par_iter()
-            .filter(|(f, b)| {
-                left <= 1
-                    || self
-                        .run(
-                            b,
-                            left - 1,
-                            &self.after(&Revealed::default(), word, *f),
-                            INFEASIBLE,
-                        )
-                        .0
-                        >= INFEASIBLE
-            })
-            .collect();
-        self.check_stop()?;
-        bad.sort_by_key(|(_, b)| b.len());
-        Ok(bad)
-    }
-
     /// The least total cost from `opener` over all answers if it is below `cutoff`,
     /// else a proved lower bound `>= cutoff` ([`OpenerCost::AtLeast`]). Serial, so the
     /// cutoff tightens bucket by bucket; run many openers in parallel instead.
