@@ -117,6 +117,90 @@ fn within_and_min_over_match_brute_force() {
     }
 }
 
+/// The feasibility search takes a shortcut on states of three or more guesses left
+/// (it expands the best-splitting answers before scanning every guess; states of more
+/// than 22 candidates and of fewer take different paths). Brute force cannot reach
+/// games that large, so the verdict is checked against the plain total-cost solver,
+/// which takes no shortcut: a tree within D exists iff its least total within D is
+/// finite. Answers share letters here (a window of the list), so both verdicts occur.
+#[test]
+fn within_matches_the_total_cost_solver_on_larger_games() {
+    use wordle_tree::search::{Config, SolveError, Solver};
+    let (mut proved, mut refuted) = (0, 0);
+    for seed in 1..=32u64 {
+        let mut rng = Rng(seed * 7_777_777);
+        // Half the games have few guesses beyond the answers, so that the shortcut's
+        // first tries often fail (and the full scan must take over).
+        let extra = if seed % 2 == 0 {
+            (seed % 3) as usize * 5
+        } else {
+            100
+        };
+        let game = random_game(&mut rng, 40 + (seed % 5) as usize * 25, extra);
+        let table = FeedbackTable::build(&game);
+        let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+        for depth in 3..=5u8 {
+            let total = Solver::new(
+                &game,
+                &table,
+                Config {
+                    max_guesses: depth,
+                    ..Config::default()
+                },
+            );
+            let feasible = Solver::new(
+                &game,
+                &table,
+                Config {
+                    max_guesses: depth,
+                    objective: Objective::feasibility(),
+                    ..Config::default()
+                },
+            );
+            // The whole game, opener free.
+            let want = total
+                .cost(&ids, depth, &Revealed::default())
+                .unwrap()
+                .is_some();
+            let got = feasible.cost(&ids, depth, &Revealed::default()).unwrap();
+            assert_eq!(got.is_some(), want, "seed {seed} depth {depth}");
+            // From a few openers, through `check`.
+            for _ in 0..3 {
+                let opener = rng.below(game.n_guesses()) as GuessId;
+                let want = match total.solve_opener(opener, &|_, _, _| {}) {
+                    Ok(_) => true,
+                    Err(SolveError::Infeasible(_)) => false,
+                    Err(e) => panic!("{e}"),
+                };
+                match check::within(&game, &table, opener, depth, false, &[], &NEVER).unwrap() {
+                    Verdict::Proved(tree) => {
+                        assert!(
+                            want,
+                            "seed {seed} depth {depth} opener {opener}: proved wrongly"
+                        );
+                        let replay = tree.verify(&game);
+                        assert!(replay.is_valid(), "{:?}", replay.problems);
+                        assert!(replay.max_depth() <= depth as u32);
+                        proved += 1;
+                    }
+                    Verdict::Refuted { .. } => {
+                        assert!(
+                            !want,
+                            "seed {seed} depth {depth} opener {opener}: refuted wrongly"
+                        );
+                        refuted += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("proved {proved}, refuted {refuted}");
+    assert!(
+        proved >= 10 && refuted >= 10,
+        "both verdicts exercised: {proved} / {refuted}"
+    );
+}
+
 fn cli() -> Command {
     Command::cargo_bin("wordle-tree").unwrap()
 }

@@ -627,6 +627,32 @@ fn bench(ctx: &Ctx, full: bool) -> Result<ExitCode> {
             solver.table_size().0
         );
     }
+    // `check --opener salet --max-guesses 5`, phase by phase.
+    for depth in [5u8, 4] {
+        let g = allowed_guess(game, "salet", "opener")?;
+        let t = Instant::now();
+        let solver = crate::check::within_solver(game, &table, depth, false, ctx.stop);
+        let setup = t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        let failing = solver.first_infeasible_bucket(g, &ids, depth, &Default::default())?;
+        let proof = t.elapsed().as_secs_f64();
+        let c = solver.counters();
+        let mut line = format!(
+            "check salet within {depth}: {} in {:.1} ms (solver setup {:.1} ms, decision {:.1} ms: states {}, scanned pairs {}",
+            if failing.is_none() { "PROVED" } else { "REFUTED" },
+            (setup + proof) * 1e3,
+            setup * 1e3,
+            proof * 1e3,
+            c.states,
+            c.scanned
+        );
+        if failing.is_none() {
+            let t = Instant::now();
+            solver.solve_opener(g, &|_, _, _| {})?;
+            line += &format!("; witness tree {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+        }
+        println!("{line})");
+    }
     if let Some(m) = peak_memory_mib() {
         println!("peak memory {m:.0} MiB");
     }

@@ -7,7 +7,10 @@
 //! cutoff, so no better guess is ever cut.
 
 use super::bound::{add, INFEASIBLE};
-use super::scan::{row_has_green, Guesses, Prepared, Scanned, BLOCK_MAX};
+use super::scan::{row_has_green, Guesses, Head, Prepared, Scanned, Split, BLOCK_MAX, LANES};
+
+/// Guesses [`Solver::first_fit`] expands before giving up on the shortcut.
+const FIRST_FIT: usize = 2;
 use super::scratch::{Classes, Level};
 use super::tt::Bound;
 use super::{Counters, Solver};
@@ -33,13 +36,32 @@ impl Solver<'_> {
         ctr: &mut Counters,
     ) -> (u32, Option<GuessId>) {
         let (level, deeper) = levels.split_first_mut().expect("a level per guess left");
+        let head = match self.scan_head(ids, left, revealed, parent, beta, level, ctr) {
+            Ok(head) => head,
+            Err(Scanned::Done(v, g)) => return (v, g),
+            Err(Scanned::Expand(_)) => unreachable!("the head settles a state or defers it"),
+        };
+        if let Some(g) = self.first_fit(
+            ids, revealed, parent, beta, head, level, deeper, classes, ctr,
+        ) {
+            return self.finish(
+                ids,
+                left,
+                head.hard_key,
+                beta,
+                head.lb,
+                head.lb,
+                Some(g),
+                beta,
+            );
+        }
         let Prepared {
             w,
             lb,
             incumbent,
             rejected,
             hard_key,
-        } = match self.scan(ids, left, revealed, parent, beta, level, ctr) {
+        } = match self.scan_guesses(ids, revealed, parent, beta, head, level, ctr) {
             Scanned::Done(v, g) => return (v, g),
             Scanned::Expand(p) => p,
         };
@@ -92,6 +114,90 @@ impl Solver<'_> {
             return (INFEASIBLE, None);
         }
         self.finish(ids, left, hard_key, beta, lb, best, best_guess, proved)
+    }
+
+    /// Feasibility shortcut (pure feasibility objective, normal mode, three or more
+    /// guesses left, more than [`BLOCK_MAX`] candidates): one witness is enough, so
+    /// before the bound of every guess is scanned, the answers (a fifth of the allowed
+    /// guesses, and the better splitters) are scanned alone and the [`FIRST_FIT`] with
+    /// the least sum of squared bucket sizes are expanded. A guess that finishes in
+    /// time settles the state (every tree in time costs the state's bound, 0); if none
+    /// does, the full scan follows and finds their failed buckets in the table.
+    /// Returns the guess that finished.
+    #[allow(clippy::too_many_arguments)]
+    fn first_fit(
+        &self,
+        ids: &[AnswerId],
+        revealed: &Revealed,
+        parent: Guesses,
+        beta: u32,
+        head: Head,
+        level: &mut Level,
+        deeper: &mut [Level],
+        classes: &mut Classes,
+        ctr: &mut Counters,
+    ) -> Option<GuessId> {
+        let obj = &self.config.objective;
+        let n = ids.len();
+        if obj.unit != 0 || obj.has_penalty() || self.config.hard || head.left < 3 {
+            return None;
+        }
+        let handed = |g: usize| {
+            parent
+                .bits
+                .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
+        };
+        let answers = self.game.n_answers();
+        let pool_end = parent.list.partition_point(|&g| (g as usize) < answers);
+        level.order.clear();
+        if n <= BLOCK_MAX {
+            // The answers 32 at a time (the few past the last whole block left out).
+            let mut block = [Split::default(); LANES];
+            for g0 in (0..answers / LANES * LANES).step_by(LANES) {
+                self.block_scan(g0, &level.offsets, &mut block);
+                ctr.scanned += (LANES * n) as u64;
+                for (l, split) in block.iter().enumerate() {
+                    if handed(g0 + l) && (split.buckets > 1 || split.is_candidate) {
+                        level
+                            .order
+                            .push((split.sum_squares as u128) << 16 | (g0 + l) as u128);
+                    }
+                }
+            }
+        }
+        for &g in &parent.list[..if n <= BLOCK_MAX { 0 } else { pool_end }] {
+            if !handed(g as usize) {
+                continue;
+            }
+            ctr.scanned += n as u64;
+            let split = self
+                .bound_scan(g, &level.offsets, &mut level.counts, usize::MAX)
+                .expect("no early rejection without a limit");
+            if split.buckets > 1 || split.is_candidate {
+                level
+                    .order
+                    .push((split.sum_squares as u128) << 16 | g as u128);
+            }
+        }
+        let tries = FIRST_FIT.min(level.order.len());
+        if tries == 0 {
+            return None;
+        }
+        level.order.select_nth_unstable(tries - 1);
+        level.order[..tries].sort_unstable();
+        // Only some guesses were scanned: the children may not assume a split limit.
+        level.max_split = usize::MAX;
+        for k in 0..tries {
+            let g = (level.order[k] & 0xffff) as GuessId;
+            ctr.expansions += 1;
+            let v = self.expand(
+                g, ids, head.w, head.left, revealed, beta, level, deeper, classes, ctr,
+            );
+            if v <= head.lb {
+                return Some(g);
+            }
+        }
+        None
     }
 
     /// Stores and returns what a search of the state proved: `best` reached by

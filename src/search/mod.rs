@@ -124,33 +124,13 @@ pub struct Solver<'a> {
 
 static NEVER: AtomicBool = AtomicBool::new(false);
 
-/// The answer-major copy of the table, transposed in cache-sized tiles.
-fn transpose(table: &FeedbackTable, n_guesses: usize) -> Vec<u8> {
-    let n_answers = table.n_answers();
-    let mut out = vec![0u8; n_answers * n_guesses];
-    const TILE: usize = 64;
-    out.par_chunks_mut(n_guesses * TILE)
-        .enumerate()
-        .for_each(|(t, chunk)| {
-            let a0 = t * TILE;
-            for g0 in (0..n_guesses).step_by(TILE) {
-                for g in g0..(g0 + TILE).min(n_guesses) {
-                    let row = table.row(g as GuessId);
-                    for (i, a) in (a0..(a0 + TILE).min(n_answers)).enumerate() {
-                        chunk[i * n_guesses + g] = row[a];
-                    }
-                }
-            }
-        });
-    out
-}
-
 impl<'a> Solver<'a> {
     pub fn new(game: &'a Game, table: &'a FeedbackTable, config: Config) -> Solver<'a> {
+        let by_answer = table.answer_major();
         Solver {
             game,
             table,
-            by_answer: transpose(table, game.n_guesses()),
+            by_answer,
             sigs: game.guesses.iter().map(|&w| LetterSig::of(w)).collect(),
             tt: tt::Table::new(config.memory_limit, config.use_table),
             config,

@@ -47,6 +47,17 @@ pub(super) struct Prepared {
     pub(super) hard_key: u128,
 }
 
+/// What [`Solver::scan_head`] learned of a state it did not settle.
+#[derive(Clone, Copy)]
+pub(super) struct Head {
+    /// Counted candidates (penalty objectives).
+    pub(super) w: u32,
+    /// The state's lower bound so far.
+    pub(super) lb: u32,
+    pub(super) left: u8,
+    pub(super) hard_key: u128,
+}
+
 pub(super) enum Scanned {
     Done(u32, Option<GuessId>),
     Expand(Prepared),
@@ -79,13 +90,39 @@ impl Solver<'_> {
         level: &mut Level,
         ctr: &mut Counters,
     ) -> Scanned {
+        match self.scan_head(ids, left, revealed, parent, beta, level, ctr) {
+            Ok(head) => self.scan_guesses(ids, revealed, parent, beta, head, level, ctr),
+            Err(done) => done,
+        }
+    }
+
+    /// Step 1 and the cheap part of step 2: closed forms, the table, the candidates'
+    /// perfect split, and the whole of a state with two guesses left. `Err` settles
+    /// the state; `Ok` leaves the guess scan to [`Solver::scan_guesses`], with
+    /// `level.offsets` set.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn scan_head(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        parent: Guesses,
+        beta: u32,
+        level: &mut Level,
+        ctr: &mut Counters,
+    ) -> Result<Head, Scanned> {
         let parent_allowed = parent.list;
         let n = ids.len();
         let obj = &self.config.objective;
         debug_assert!(ids.windows(2).all(|w| w[0] < w[1]), "candidates are sorted");
         match n {
-            1 => return Scanned::Done(obj.single(left, obj.counts(ids[0])), Some(ids[0])),
-            _ if left <= 1 => return Scanned::Done(INFEASIBLE, None),
+            1 => {
+                return Err(Scanned::Done(
+                    obj.single(left, obj.counts(ids[0])),
+                    Some(ids[0]),
+                ))
+            }
+            _ if left <= 1 => return Err(Scanned::Done(INFEASIBLE, None)),
             _ => {}
         }
         let w = obj.counted(ids);
@@ -97,24 +134,24 @@ impl Solver<'_> {
             } else {
                 ids[0]
             };
-            return Scanned::Done(lb, Some(first));
+            return Err(Scanned::Done(lb, Some(first)));
         }
         if lb >= beta {
-            return Scanned::Done(lb, None);
+            return Err(Scanned::Done(lb, None));
         }
         if self.stop.load(Ordering::Relaxed) {
-            return Scanned::Done(INFEASIBLE, None);
+            return Err(Scanned::Done(INFEASIBLE, None));
         }
         let hard_key = self.hard_key(revealed);
         ctr.probes += 1;
         match self.tt.probe(ids, left, hard_key) {
             Some(Bound::Exact(v, g)) => {
                 ctr.hits += 1;
-                return Scanned::Done(v, Some(g));
+                return Err(Scanned::Done(v, Some(g)));
             }
             Some(Bound::Lower(l)) if l >= beta => {
                 ctr.hits += 1;
-                return Scanned::Done(l, None);
+                return Err(Scanned::Done(l, None));
             }
             Some(Bound::Lower(l)) => lb = lb.max(l),
             None => {}
@@ -129,7 +166,7 @@ impl Solver<'_> {
                 if v <= lb {
                     self.tt
                         .store(ids, left, hard_key, Bound::Exact(v, a as GuessId));
-                    return Scanned::Done(v, Some(a as GuessId));
+                    return Err(Scanned::Done(v, Some(a as GuessId)));
                 }
             }
         }
@@ -138,7 +175,7 @@ impl Solver<'_> {
         let demand = revealed.demand();
         if left == 2 && n > parent.max_split {
             self.tt.store(ids, left, hard_key, Bound::Lower(INFEASIBLE));
-            return Scanned::Done(INFEASIBLE, None);
+            return Err(Scanned::Done(INFEASIBLE, None));
         }
         if left == 2 {
             // Only a perfect split can finish, and (no candidate being one) every
@@ -165,7 +202,7 @@ impl Solver<'_> {
                     if let Some(l) = (0..LANES).find(|&l| block[l].buckets == n && handed(g0 + l)) {
                         let g = (g0 + l) as GuessId;
                         self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
-                        return Scanned::Done(v, Some(g));
+                        return Err(Scanned::Done(v, Some(g)));
                     }
                 }
                 singles = &self.all_guesses[block_end..];
@@ -177,22 +214,54 @@ impl Solver<'_> {
                 ctr.scanned += n as u64;
                 if handed(g as usize) && self.is_perfect(g, &level.offsets) {
                     self.tt.store(ids, left, hard_key, Bound::Exact(v, g));
-                    return Scanned::Done(v, Some(g));
+                    return Err(Scanned::Done(v, Some(g)));
                 }
             }
             self.tt.store(ids, left, hard_key, Bound::Lower(INFEASIBLE));
-            return Scanned::Done(INFEASIBLE, None);
+            return Err(Scanned::Done(INFEASIBLE, None));
         }
 
-        // Step 2b: scan the guesses the parent handed down, for bounds only. With the
-        // plain total objective a guess is dropped as soon as its repeated feedbacks
-        // prove its bound reaches `beta`: `3n - k - c >= 2n + repeats - 1`.
-        level.order.clear();
         let stride = self.game.n_guesses();
         level.offsets.clear();
         level
             .offsets
             .extend(ids.iter().map(|&a| a as usize * stride));
+        Ok(Head {
+            w,
+            lb,
+            left,
+            hard_key,
+        })
+    }
+
+    /// Step 2b: the bound of every guess the parent handed down, the guesses to expand
+    /// sorted into `level.order`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn scan_guesses(
+        &self,
+        ids: &[AnswerId],
+        revealed: &Revealed,
+        parent: Guesses,
+        beta: u32,
+        head: Head,
+        level: &mut Level,
+        ctr: &mut Counters,
+    ) -> Scanned {
+        let Head {
+            w,
+            mut lb,
+            left,
+            hard_key,
+        } = head;
+        let parent_allowed = parent.list;
+        let n = ids.len();
+        let obj = &self.config.objective;
+        let hard = self.config.hard;
+        let demand = revealed.demand();
+        // Step 2b: scan the guesses the parent handed down, for bounds only. With the
+        // plain total objective a guess is dropped as soon as its repeated feedbacks
+        // prove its bound reaches `beta`: `3n - k - c >= 2n + repeats - 1`.
+        level.order.clear();
         let max_repeats = if obj.unit == 1 && !obj.has_penalty() && beta < INFEASIBLE {
             (beta as usize + 1).saturating_sub(2 * n)
         } else {
