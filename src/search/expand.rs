@@ -7,7 +7,9 @@
 //! cutoff, so no better guess is ever cut.
 
 use super::bound::{add, INFEASIBLE};
-use super::scan::{row_has_green, Guesses, Head, Prepared, Scanned, Split, BLOCK_MAX, LANES};
+use super::scan::{
+    row_has_green, sorted_prefix, Guesses, Head, Prepared, Scanned, Split, BLOCK_MAX, LANES,
+};
 
 /// Guesses [`Solver::first_fit`] expands before giving up on the shortcut.
 const FIRST_FIT: usize = 2;
@@ -83,7 +85,9 @@ impl Solver<'_> {
         let small = !hard && (n <= BLOCK_MAX || self.config.objective.unit == 0);
         level.expanded.clear();
         level.expanded_labels.clear();
+        let mut sorted = 0;
         for k in 0..level.order.len() {
+            sorted_prefix(&mut level.order, k, &mut sorted);
             let key = level.order[k];
             let glb = (key >> 64) as u32;
             let g = (key & 0xffff) as GuessId;

@@ -266,6 +266,8 @@ impl<'a> Solver<'a> {
                     return (v, g);
                 }
                 Scanned::Expand(p) => {
+                    // Workers take guesses in order from a shared counter.
+                    level.order.sort_unstable();
                     // The children's guesses, once for all workers.
                     self.classify(ids, revealed, &self.all_guesses, level, classes);
                     p

@@ -71,6 +71,25 @@ pub(super) struct Split {
     pub(super) is_candidate: bool,
 }
 
+/// Makes `order[..=k]` the `k + 1` least keys in order, given that `order[..*sorted]`
+/// already is (`*sorted > k` means nothing to do). Sorts in growing chunks, so a state
+/// whose loop stops after a few guesses (the usual case: the next bound reaches the
+/// best cost) never sorts the rest. A full sort of every state's keys was a fifth of
+/// an off-tree solve (`trace:BYBBY`).
+#[inline]
+pub(super) fn sorted_prefix(order: &mut [u128], k: usize, sorted: &mut usize) {
+    if k < *sorted {
+        return;
+    }
+    let rest = &mut order[k..];
+    let chunk = k.max(16).min(rest.len());
+    if chunk < rest.len() {
+        rest.select_nth_unstable(chunk - 1);
+    }
+    rest[..chunk].sort_unstable();
+    *sorted = k + chunk;
+}
+
 pub(super) fn row_has_green(row: &[u8], ids: &[AnswerId]) -> bool {
     ids.iter()
         .any(|&a| row[a as usize] == Feedback::ALL_GREEN.0)
@@ -78,7 +97,8 @@ pub(super) fn row_has_green(row: &[u8], ids: &[AnswerId]) -> bool {
 
 impl Solver<'_> {
     /// Steps 1 and 2 of [`Solver::search`]: closed forms, the table, and the scan. Either
-    /// settles the state, or leaves the guesses to expand, sorted, in `level.order`.
+    /// settles the state, or leaves the guesses to expand in `level.order`, unsorted
+    /// (see [`sorted_prefix`]).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn scan(
         &self,
@@ -160,6 +180,7 @@ impl Solver<'_> {
 
         // Step 2a: a candidate that splits the state into singletons and meets the
         // size bound is optimal.
+        let mut candidate_split = INFEASIBLE; // least bound of such candidates
         for &a in ids {
             if self.bucket_count(a as GuessId, ids, &mut level.counts).0 == n {
                 let v = obj.guess_bound(n, w, n, true, obj.counts(a), left);
@@ -168,7 +189,21 @@ impl Solver<'_> {
                         .store(ids, left, hard_key, Bound::Exact(v, a as GuessId));
                     return Err(Scanned::Done(v, Some(a as GuessId)));
                 }
+                candidate_split = candidate_split.min(v);
             }
+        }
+        // Every other guess is a perfect split that is not a candidate, or makes fewer
+        // buckets: its bound is at least the least of those two shapes' bounds (the
+        // bound only grows as buckets shrink or the guess stops being a counted
+        // candidate). For the total: `2n`, one above the size bound, which lets the
+        // scan stop at the first perfect split.
+        let others = obj
+            .guess_bound(n, w, n, false, false, left)
+            .min(obj.guess_bound(n, w, n - 1, true, true, left));
+        lb = lb.max(others.min(candidate_split));
+        if lb >= beta {
+            self.tt.store(ids, left, hard_key, Bound::Lower(lb));
+            return Err(Scanned::Done(lb, None));
         }
 
         let hard = self.config.hard;
@@ -235,7 +270,7 @@ impl Solver<'_> {
     }
 
     /// Step 2b: the bound of every guess the parent handed down, the guesses to expand
-    /// sorted into `level.order`.
+    /// into `level.order` (unsorted).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn scan_guesses(
         &self,
@@ -333,6 +368,11 @@ impl Solver<'_> {
             let counted = split.is_candidate && obj.counts(g as AnswerId);
             let glb = obj.guess_bound(n, w, split.buckets, split.is_candidate, counted, left);
             let perfect = split.buckets == n;
+            if perfect && glb <= lb {
+                // A perfect split's bound is its cost: at the state's bound, optimal.
+                self.tt.store(ids, left, hard_key, Bound::Exact(glb, g));
+                return Scanned::Done(glb, Some(g));
+            }
             if perfect && glb < incumbent.0 {
                 incumbent = (glb, Some(g));
             }
@@ -363,7 +403,6 @@ impl Solver<'_> {
             self.tt.store(ids, left, hard_key, Bound::Lower(lb));
             return Scanned::Done(lb, None);
         }
-        level.order.sort_unstable();
 
         Scanned::Expand(Prepared {
             w,
