@@ -328,23 +328,31 @@ impl Solver<'_> {
                 .bits
                 .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
         };
+        // The block's lanes still to look at (handed down, not dropped early), from
+        // guess `base`: a block costs one pass over 32 lanes, not 32 loop turns.
+        let (mut live, mut base) = (0u32, 0usize);
         loop {
-            let (g, split) = if g_next < block_end {
-                let g = g_next;
-                g_next += 1;
-                if g.is_multiple_of(LANES) {
-                    self.block_scan(g, &level.offsets, &mut block);
+            let (g, split) = if live != 0 {
+                let l = live.trailing_zeros() as usize;
+                live &= live - 1;
+                ((base + l) as GuessId, block[l])
+            } else if g_next < block_end {
+                base = g_next;
+                g_next += LANES;
+                self.block_scan(base, &level.offsets, &mut block);
+                let handed_bits = parent
+                    .bits
+                    .map_or(u32::MAX, |bits| (bits[base / 64] >> (base % 64)) as u32);
+                let mut kept = 0u32;
+                for (l, split) in block.iter().enumerate() {
+                    kept |= ((n - split.buckets < max_repeats) as u32) << l;
                 }
-                let split = block[g % LANES];
-                if !handed(g) {
-                    continue;
-                }
-                if n - split.buckets >= max_repeats {
+                live = handed_bits & kept;
+                if handed_bits & !kept != 0 {
                     least = least.min(beta);
                     rejected = rejected.min(beta);
-                    continue;
                 }
-                (g as GuessId, split)
+                continue;
             } else {
                 let Some(&g) = single.next() else { break };
                 if hard && !demand.allows(&self.sigs[g as usize]) {
