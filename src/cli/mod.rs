@@ -126,6 +126,11 @@ enum Command {
         /// Also run the slower reference solves (trace, hard salet).
         #[arg(long)]
         full: bool,
+        /// Instead, time `next`'s exact off-tree solve of every state one guess in from
+        /// these openers (comma-separated words, with --hard the hard-mode states):
+        /// the slowest state of each opener, and the spread.
+        #[arg(long, value_name = "OPENERS")]
+        off_tree: Option<String>,
     },
     /// Exact totals of many openers (all allowed guesses by default): resumable (one
     /// result file per opener in --results) and shardable (--shard i/n).
@@ -215,7 +220,11 @@ pub fn run() -> Result<ExitCode> {
         Command::Verify { file } => verify(&ctx, file),
         Command::Export { file, format, out } => export(&ctx, file, *format, out.as_deref()),
         Command::Check(args) => check::run(&ctx, args),
-        Command::Bench { full } => bench(&ctx, *full),
+        Command::Bench {
+            off_tree: Some(openers),
+            ..
+        } => bench_off_tree(&ctx, openers),
+        Command::Bench { full, .. } => bench(&ctx, *full),
         Command::Next(args) => next::next(&ctx, args),
         Command::Path(args) => next::path(&ctx, args),
         Command::Play(args) => next::play(&ctx, args),
@@ -565,6 +574,68 @@ pub fn peak_memory_mib() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
+}
+
+/// `bench --off-tree`: every state one guess in from each opener, solved the way
+/// `next` solves a state off the tree (a sub-game of the candidates, five guesses left).
+fn bench_off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
+    let game = ctx.game;
+    let table = FeedbackTable::build(game);
+    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let mut times: Vec<f64> = Vec::new();
+    let mut slowest: (f64, String, usize) = (0.0, String::new(), 0);
+    for name in openers.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        let opener = allowed_guess(game, name, "opener")?;
+        let word = game.guesses[opener as usize];
+        let mut worst: (f64, String, usize) = (0.0, String::new(), 0);
+        let start = Instant::now();
+        for (f, bucket) in crate::candidates::partition(&table, opener, &ids) {
+            let feedback = crate::feedback::Feedback(f);
+            if feedback.is_all_green() {
+                continue;
+            }
+            let revealed = crate::hard::Revealed::default().after(word, feedback);
+            let t = Instant::now();
+            crate::play::solve_off_tree(
+                game,
+                &bucket,
+                crate::check::GAME_LIMIT - 1,
+                &revealed,
+                ctx.hard,
+                ctx.stop,
+            )?;
+            let secs = t.elapsed().as_secs_f64();
+            times.push(secs);
+            if secs > worst.0 {
+                worst = (secs, format!("{name}:{feedback}"), bucket.len());
+            }
+        }
+        println!(
+            "{name}: every state in {:.2} s; slowest {} ({} candidates) {:.3} s",
+            start.elapsed().as_secs_f64(),
+            worst.1,
+            worst.2,
+            worst.0
+        );
+        if worst.0 > slowest.0 {
+            slowest = worst;
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+    if !times.is_empty() {
+        println!(
+            "{} states: median {:.1} ms, 99th percentile {:.1} ms, slowest {} ({} candidates) {:.3} s; over 1 s: {}",
+            times.len(),
+            at(0.5) * 1e3,
+            at(0.99) * 1e3,
+            slowest.1,
+            slowest.2,
+            slowest.0,
+            times.iter().filter(|&&t| t > 1.0).count()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn bench(ctx: &Ctx, full: bool) -> Result<ExitCode> {
