@@ -34,6 +34,98 @@ pub(super) const BLOCK_MAX: usize = 22;
 
 pub(super) const LANES: usize = 32;
 
+/// The body of [`Solver::block_scan`] over the answer-major `table`.
+#[inline(always)]
+fn block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split; LANES]) {
+    let n = offsets.len();
+    debug_assert!(n <= BLOCK_MAX);
+    let mut rows = [[0u8; LANES]; BLOCK_MAX];
+    for (row, &o) in rows.iter_mut().zip(offsets) {
+        row.copy_from_slice(&table[o + g0..o + g0 + LANES]);
+    }
+    let (mut repeats, mut pairs, mut green) = ([0u8; LANES], [0u8; LANES], [0u8; LANES]);
+    for j in 0..n {
+        let mut dup = [0u8; LANES];
+        for i in 0..j {
+            for l in 0..LANES {
+                let e = (rows[j][l] == rows[i][l]) as u8;
+                dup[l] |= e;
+                pairs[l] += e;
+            }
+        }
+        for l in 0..LANES {
+            repeats[l] += dup[l];
+            green[l] |= (rows[j][l] == Feedback::ALL_GREEN.0) as u8;
+        }
+    }
+    for l in 0..LANES {
+        out[l] = Split {
+            buckets: n - repeats[l] as usize,
+            sum_squares: n as u64 + 2 * pairs[l] as u64,
+            is_candidate: green[l] != 0,
+        };
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn block_scan_avx2(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split; LANES]) {
+    block_scan_body(table, g0, offsets, out)
+}
+
+/// The body of [`Solver::block_sieve`] over the answer-major `table`.
+#[inline(always)]
+fn sieve(
+    table: &[u8],
+    g0: usize,
+    offsets: &[usize],
+    max_repeats: usize,
+    rows: &mut Vec<[u8; LANES]>,
+) -> u32 {
+    rows.clear();
+    let mut repeats = [0u8; LANES];
+    let limit = max_repeats as u8;
+    for (j, &o) in offsets.iter().enumerate() {
+        let row: [u8; LANES] = table[o + g0..o + g0 + LANES]
+            .try_into()
+            .expect("32 feedbacks");
+        let mut dup = [0u8; LANES];
+        for earlier in rows.iter() {
+            for l in 0..LANES {
+                dup[l] |= (row[l] == earlier[l]) as u8;
+            }
+        }
+        for l in 0..LANES {
+            repeats[l] += dup[l];
+        }
+        rows.push(row);
+        if j % 4 == 3 && repeats.iter().all(|&r| r >= limit) {
+            return 0;
+        }
+    }
+    let mut alive = 0u32;
+    for l in 0..LANES {
+        alive |= ((repeats[l] < limit) as u32) << l;
+    }
+    alive
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn sieve_avx2(
+    table: &[u8],
+    g0: usize,
+    offsets: &[usize],
+    max_repeats: usize,
+    rows: &mut Vec<[u8; LANES]>,
+) -> u32 {
+    sieve(table, g0, offsets, max_repeats, rows)
+}
+
+/// The block sieve runs when a guess is dropped at this many repeats or fewer (a
+/// tight cutoff); looser cutoffs keep too many lanes alive for too long.
+const SIEVE_MAX_REPEATS: usize = 16;
+
 /// What [`Solver::scan`] leaves for the expansion step.
 pub(super) struct Prepared {
     /// Counted candidates (penalty objectives).
@@ -308,15 +400,18 @@ impl Solver<'_> {
         let mut incumbent: (u32, Option<GuessId>) = (INFEASIBLE, None);
         ctr.scanned += (parent_allowed.len() * n) as u64;
         // Small states in normal mode: every guess, 32 at a time (masked to the
-        // parent's classes); the rest one guess at a time from the parent's list.
+        // parent's classes). Larger states with a tight cutoff (normal mode): most
+        // guesses are dropped after a few candidates, so blocks of 32 guesses are first
+        // sieved together ([`Solver::block_sieve`]) and only the survivors scanned one
+        // by one. Otherwise, and for the guesses past the last whole block, one guess
+        // at a time.
         let blocks = !hard && n <= BLOCK_MAX;
-        let block_end = if blocks {
-            self.game.n_guesses() / LANES * LANES
-        } else {
-            0
-        };
-        let singles = if blocks {
-            &self.all_guesses[block_end..]
+        let sieve = !hard && !blocks && max_repeats <= SIEVE_MAX_REPEATS;
+        let whole = self.game.n_guesses() / LANES * LANES;
+        let block_end = if blocks { whole } else { 0 };
+        let sieve_end = if sieve { whole } else { 0 };
+        let singles = if blocks || sieve {
+            &self.all_guesses[whole..]
         } else {
             parent_allowed
         };
@@ -328,6 +423,9 @@ impl Solver<'_> {
                 .bits
                 .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
         };
+        let mut survivors: u32 = 0;
+        let mut sieve_next = 0usize;
+        let mut sieve_base = 0usize;
         // The block's lanes still to look at (handed down, not dropped early), from
         // guess `base`: a block costs one pass over 32 lanes, not 32 loop turns.
         let (mut live, mut base) = (0u32, 0usize);
@@ -353,12 +451,46 @@ impl Solver<'_> {
                     rejected = rejected.min(beta);
                 }
                 continue;
+            } else if survivors != 0 || sieve_next < sieve_end {
+                if survivors == 0 {
+                    sieve_base = sieve_next;
+                    sieve_next += LANES;
+                    let sieve_lanes = parent.bits.map_or(u32::MAX, |bits| {
+                        (bits[sieve_base / 64] >> (sieve_base % 64)) as u32
+                    });
+                    if sieve_lanes == 0 {
+                        continue;
+                    }
+                    survivors = sieve_lanes
+                        & self.block_sieve(
+                            sieve_base,
+                            &level.offsets,
+                            max_repeats,
+                            &mut level.rows,
+                        );
+                    if sieve_lanes & !survivors != 0 {
+                        least = least.min(beta);
+                        rejected = rejected.min(beta);
+                    }
+                    continue;
+                }
+                let l = survivors.trailing_zeros() as usize;
+                survivors &= survivors - 1;
+                let g = (sieve_base + l) as GuessId;
+                let Some(split) =
+                    self.bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
+                else {
+                    least = least.min(beta);
+                    rejected = rejected.min(beta);
+                    continue;
+                };
+                (g, split)
             } else {
                 let Some(&g) = single.next() else { break };
                 if hard && !demand.allows(&self.sigs[g as usize]) {
                     continue;
                 }
-                if blocks && !handed(g as usize) {
+                if (blocks || sieve) && !handed(g as usize) {
                     continue;
                 }
                 let Some(split) =
@@ -511,34 +643,35 @@ impl Solver<'_> {
     /// one had: buckets = n - repeats) and equal pairs (sum of squares = n + 2 pairs)
     /// without the dependent counter updates of the scalar scan. Needs n <= BLOCK_MAX.
     pub(super) fn block_scan(&self, g0: usize, offsets: &[usize], out: &mut [Split; LANES]) {
-        let n = offsets.len();
-        debug_assert!(n <= BLOCK_MAX);
-        let mut rows = [[0u8; LANES]; BLOCK_MAX];
-        for (row, &o) in rows.iter_mut().zip(offsets) {
-            row.copy_from_slice(&self.by_answer[o + g0..o + g0 + LANES]);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            unsafe { block_scan_avx2(&self.by_answer, g0, offsets, out) };
+            return;
         }
-        let (mut repeats, mut pairs, mut green) = ([0u8; LANES], [0u8; LANES], [0u8; LANES]);
-        for j in 0..n {
-            let mut dup = [0u8; LANES];
-            for i in 0..j {
-                for l in 0..LANES {
-                    let e = (rows[j][l] == rows[i][l]) as u8;
-                    dup[l] |= e;
-                    pairs[l] += e;
-                }
-            }
-            for l in 0..LANES {
-                repeats[l] += dup[l];
-                green[l] |= (rows[j][l] == Feedback::ALL_GREEN.0) as u8;
-            }
+        block_scan_body(&self.by_answer, g0, offsets, out)
+    }
+
+    /// The guesses `g0..g0 + 32` that may have fewer than `max_repeats` repeats on
+    /// the candidates at `offsets` (a bit per guess; the others certainly have as many).
+    /// Candidates are taken one at a time and compared lane by lane with all earlier
+    /// ones (rows kept in `rows`), and the sieve stops once every lane has reached
+    /// `max_repeats`: usually after a dozen or two candidates. A surviving bit only
+    /// means the scalar scan must look.
+    pub(super) fn block_sieve(
+        &self,
+        g0: usize,
+        offsets: &[usize],
+        max_repeats: usize,
+        rows: &mut Vec<[u8; LANES]>,
+    ) -> u32 {
+        debug_assert!(max_repeats <= SIEVE_MAX_REPEATS);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { sieve_avx2(&self.by_answer, g0, offsets, max_repeats, rows) };
         }
-        for l in 0..LANES {
-            out[l] = Split {
-                buckets: n - repeats[l] as usize,
-                sum_squares: n as u64 + 2 * pairs[l] as u64,
-                is_candidate: green[l] != 0,
-            };
-        }
+        sieve(&self.by_answer, g0, offsets, max_repeats, rows)
     }
 
     /// Fills `level.allowed` with the guesses the children need: in normal mode one
@@ -596,6 +729,79 @@ impl Solver<'_> {
             level.allowed.push(g);
             if !hard {
                 level.allowed_bits[gi / 64] |= 1 << (gi % 64);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, ListSource};
+    use crate::search::Config;
+    use crate::table::FeedbackTable;
+
+    /// The block sieve keeps exactly the guesses the scalar scan keeps (it counts the
+    /// same repeats; stopping early only when every lane is already dropped), and the
+    /// block scan (both instruction sets) matches the scalar counts, on random states
+    /// of the full lists.
+    #[test]
+    fn block_sieve_and_block_scan_match_the_scalar_scan() {
+        let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+        let table = FeedbackTable::build(&game);
+        let solver = Solver::new(&game, &table, Config::default());
+        let stride = game.n_guesses();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        let mut counts = vec![0u32; FEEDBACKS];
+        let mut rows = Vec::new();
+        for round in 0..60 {
+            // Candidates from a window of the list (shared letters, many repeats).
+            let n = 3 + next(200);
+            let start = next(game.n_answers() - 400);
+            let mut ids: Vec<AnswerId> = (0..n).map(|_| (start + next(400)) as AnswerId).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let offsets: Vec<usize> = ids.iter().map(|&a| a as usize * stride).collect();
+            for _ in 0..8 {
+                let g0 = next(stride / LANES) * LANES;
+                for max_repeats in [1, 2, 3, 5, 8, 16] {
+                    let mask = solver.block_sieve(g0, &offsets, max_repeats, &mut rows);
+                    for l in 0..LANES {
+                        let g = (g0 + l) as GuessId;
+                        let kept = solver
+                            .bound_scan(g, &offsets, &mut counts, max_repeats)
+                            .is_some();
+                        assert_eq!(
+                            mask >> l & 1 == 1,
+                            kept,
+                            "round {round}, n {}, guess {g}, max repeats {max_repeats}",
+                            ids.len()
+                        );
+                    }
+                }
+                if ids.len() <= BLOCK_MAX {
+                    let mut out = [Split::default(); LANES];
+                    solver.block_scan(g0, &offsets, &mut out);
+                    let mut plain = [Split::default(); LANES];
+                    block_scan_body(&solver.by_answer, g0, &offsets, &mut plain);
+                    for l in 0..LANES {
+                        let want = solver
+                            .bound_scan((g0 + l) as GuessId, &offsets, &mut counts, usize::MAX)
+                            .unwrap();
+                        for got in [out[l], plain[l]] {
+                            assert_eq!(
+                                (got.buckets, got.sum_squares, got.is_candidate),
+                                (want.buckets, want.sum_squares, want.is_candidate)
+                            );
+                        }
+                    }
+                }
             }
         }
     }

@@ -30,6 +30,8 @@ pub(crate) struct Level {
     /// (hash, start in `expanded_labels`), so an equivalent guess is not expanded twice.
     pub(super) expanded: Vec<(u64, usize)>,
     pub(super) expanded_labels: Vec<u8>,
+    /// The candidates' feedback rows of a block sieve.
+    pub(super) rows: Vec<[u8; 32]>,
     /// The most buckets any guess scanned here makes (`usize::MAX` if unknown).
     pub(super) max_split: usize,
 }
