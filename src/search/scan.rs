@@ -36,6 +36,7 @@ pub(super) const LANES: usize = 32;
 
 /// The body of [`Solver::block_scan`] over the answer-major `table`.
 #[inline(always)]
+#[allow(clippy::needless_range_loop)] // lane loops: one vector instruction each
 fn block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split; LANES]) {
     let n = offsets.len();
     debug_assert!(n <= BLOCK_MAX);
@@ -75,6 +76,7 @@ unsafe fn block_scan_avx2(table: &[u8], g0: usize, offsets: &[usize], out: &mut 
 
 /// The body of [`Solver::block_sieve`] over the answer-major `table`.
 #[inline(always)]
+#[allow(clippy::needless_range_loop)] // lane loops: one vector instruction each
 fn sieve(
     table: &[u8],
     g0: usize,
