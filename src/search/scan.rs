@@ -83,22 +83,29 @@ fn sieve(
     offsets: &[usize],
     max_repeats: usize,
     rows: &mut Vec<[u8; LANES]>,
+    out: &mut [Split; LANES],
 ) -> u32 {
+    let n = offsets.len();
+    debug_assert!(n <= SIEVE_MAX_N);
     rows.clear();
-    let mut repeats = [0u8; LANES];
-    let limit = max_repeats as u8;
+    let (mut repeats, mut green) = ([0u8; LANES], [0u8; LANES]);
+    let mut pairs = [0u16; LANES];
+    let limit = max_repeats.min(255) as u8;
     for (j, &o) in offsets.iter().enumerate() {
         let row: [u8; LANES] = table[o + g0..o + g0 + LANES]
             .try_into()
             .expect("32 feedbacks");
-        let mut dup = [0u8; LANES];
+        // Earlier candidates with the same feedback (fewer than 255).
+        let mut equal = [0u8; LANES];
         for earlier in rows.iter() {
             for l in 0..LANES {
-                dup[l] |= (row[l] == earlier[l]) as u8;
+                equal[l] += (row[l] == earlier[l]) as u8;
             }
         }
         for l in 0..LANES {
-            repeats[l] += dup[l];
+            repeats[l] += (equal[l] != 0) as u8;
+            pairs[l] += equal[l] as u16;
+            green[l] |= (row[l] == Feedback::ALL_GREEN.0) as u8;
         }
         rows.push(row);
         if j % 4 == 3 && repeats.iter().all(|&r| r >= limit) {
@@ -108,6 +115,11 @@ fn sieve(
     let mut alive = 0u32;
     for l in 0..LANES {
         alive |= ((repeats[l] < limit) as u32) << l;
+        out[l] = Split {
+            buckets: n - repeats[l] as usize,
+            sum_squares: n as u64 + 2 * pairs[l] as u64,
+            is_candidate: green[l] != 0,
+        };
     }
     alive
 }
@@ -120,13 +132,18 @@ unsafe fn sieve_avx2(
     offsets: &[usize],
     max_repeats: usize,
     rows: &mut Vec<[u8; LANES]>,
+    out: &mut [Split; LANES],
 ) -> u32 {
-    sieve(table, g0, offsets, max_repeats, rows)
+    sieve(table, g0, offsets, max_repeats, rows, out)
 }
 
-/// The block sieve runs when a guess is dropped at this many repeats or fewer (a
-/// tight cutoff); looser cutoffs keep too many lanes alive for too long.
-const SIEVE_MAX_REPEATS: usize = 16;
+/// The block sieve runs when a guess is dropped at this many repeats or fewer: with
+/// looser cutoffs lanes stay alive too long for the pairwise comparison (no limit
+/// at all: `solve salet` 0.13 -> 0.25 s; 16: off-tree `audio:YBBBB` 4.2 s, 64: 3.7 s).
+const SIEVE_MAX_REPEATS: usize = 64;
+
+/// The sieve's per-lane counts are bytes: states of at most this many candidates.
+const SIEVE_MAX_N: usize = 255;
 
 /// What [`Solver::scan`] leaves for the expansion step.
 pub(super) struct Prepared {
@@ -404,11 +421,11 @@ impl Solver<'_> {
         // Small states in normal mode: every guess, 32 at a time (masked to the
         // parent's classes). Larger states with a tight cutoff (normal mode): most
         // guesses are dropped after a few candidates, so blocks of 32 guesses are first
-        // sieved together ([`Solver::block_sieve`]) and only the survivors scanned one
-        // by one. Otherwise, and for the guesses past the last whole block, one guess
+        // sieved together ([`Solver::block_sieve`]), which also counts the survivors'
+        // buckets. Otherwise, and for the guesses past the last whole block, one guess
         // at a time.
         let blocks = !hard && n <= BLOCK_MAX;
-        let sieve = !hard && !blocks && max_repeats <= SIEVE_MAX_REPEATS;
+        let sieve = !hard && !blocks && n <= SIEVE_MAX_N && max_repeats <= SIEVE_MAX_REPEATS;
         let whole = self.game.n_guesses() / LANES * LANES;
         let block_end = if blocks { whole } else { 0 };
         let sieve_end = if sieve { whole } else { 0 };
@@ -426,6 +443,7 @@ impl Solver<'_> {
                 .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
         };
         let mut survivors: u32 = 0;
+        let mut sieved = [Split::default(); LANES];
         let mut sieve_next = 0usize;
         let mut sieve_base = 0usize;
         // The block's lanes still to look at (handed down, not dropped early), from
@@ -469,6 +487,7 @@ impl Solver<'_> {
                             &level.offsets,
                             max_repeats,
                             &mut level.rows,
+                            &mut sieved,
                         );
                     if sieve_lanes & !survivors != 0 {
                         least = least.min(beta);
@@ -478,15 +497,7 @@ impl Solver<'_> {
                 }
                 let l = survivors.trailing_zeros() as usize;
                 survivors &= survivors - 1;
-                let g = (sieve_base + l) as GuessId;
-                let Some(split) =
-                    self.bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
-                else {
-                    least = least.min(beta);
-                    rejected = rejected.min(beta);
-                    continue;
-                };
-                (g, split)
+                ((sieve_base + l) as GuessId, sieved[l])
             } else {
                 let Some(&g) = single.next() else { break };
                 if hard && !demand.allows(&self.sigs[g as usize]) {
@@ -654,26 +665,27 @@ impl Solver<'_> {
         block_scan_body(&self.by_answer, g0, offsets, out)
     }
 
-    /// The guesses `g0..g0 + 32` that may have fewer than `max_repeats` repeats on
-    /// the candidates at `offsets` (a bit per guess; the others certainly have as many).
-    /// Candidates are taken one at a time and compared lane by lane with all earlier
-    /// ones (rows kept in `rows`), and the sieve stops once every lane has reached
-    /// `max_repeats`: usually after a dozen or two candidates. A surviving bit only
-    /// means the scalar scan must look.
+    /// The guesses `g0..g0 + 32` with fewer than `max_repeats` repeats on the
+    /// candidates at `offsets` (a bit per guess), and for those their split in `out`
+    /// (the other lanes of `out` are meaningless). Candidates are taken one at a time
+    /// and compared lane by lane with all earlier ones (rows kept in `rows`), and the
+    /// sieve stops once every lane has reached `max_repeats`: usually after a dozen or
+    /// two candidates. Needs n <= [`SIEVE_MAX_N`].
     pub(super) fn block_sieve(
         &self,
         g0: usize,
         offsets: &[usize],
         max_repeats: usize,
         rows: &mut Vec<[u8; LANES]>,
+        out: &mut [Split; LANES],
     ) -> u32 {
         debug_assert!(max_repeats <= SIEVE_MAX_REPEATS);
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { sieve_avx2(&self.by_answer, g0, offsets, max_repeats, rows) };
+            return unsafe { sieve_avx2(&self.by_answer, g0, offsets, max_repeats, rows, out) };
         }
-        sieve(&self.by_answer, g0, offsets, max_repeats, rows)
+        sieve(&self.by_answer, g0, offsets, max_repeats, rows, out)
     }
 
     /// Fills `level.allowed` with the guesses the children need: in normal mode one
@@ -748,6 +760,7 @@ mod tests {
     /// block scan (both instruction sets) matches the scalar counts, on random states
     /// of the full lists.
     #[test]
+    #[allow(clippy::needless_range_loop)] // lanes index several arrays
     fn block_sieve_and_block_scan_match_the_scalar_scan() {
         let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
         let table = FeedbackTable::build(&game);
@@ -773,12 +786,21 @@ mod tests {
             for _ in 0..8 {
                 let g0 = next(stride / LANES) * LANES;
                 for max_repeats in [1, 2, 3, 5, 8, 16] {
-                    let mask = solver.block_sieve(g0, &offsets, max_repeats, &mut rows);
+                    let mut sieved = [Split::default(); LANES];
+                    let mask =
+                        solver.block_sieve(g0, &offsets, max_repeats, &mut rows, &mut sieved);
                     for l in 0..LANES {
                         let g = (g0 + l) as GuessId;
-                        let kept = solver
-                            .bound_scan(g, &offsets, &mut counts, max_repeats)
-                            .is_some();
+                        let scan = solver.bound_scan(g, &offsets, &mut counts, max_repeats);
+                        if let Some(want) = scan {
+                            let got = sieved[l];
+                            assert_eq!(
+                                (got.buckets, got.sum_squares, got.is_candidate),
+                                (want.buckets, want.sum_squares, want.is_candidate),
+                                "guess {g}"
+                            );
+                        }
+                        let kept = scan.is_some();
                         assert_eq!(
                             mask >> l & 1 == 1,
                             kept,
