@@ -290,28 +290,14 @@ impl Solver<'_> {
         ctr.states += 1;
 
         // Step 2a: a candidate that splits the state into singletons and meets the
-        // size bound is optimal.
-        let mut candidate_split = INFEASIBLE; // least bound of such candidates
-        for &a in ids {
-            if self.bucket_count(a as GuessId, ids, &mut level.counts).0 == n {
-                let v = obj.guess_bound(n, w, n, true, obj.counts(a), left);
-                if v <= lb {
-                    self.tt
-                        .store(ids, left, hard_key, Bound::Exact(v, a as GuessId));
-                    return Err(Scanned::Done(v, Some(a as GuessId)));
-                }
-                candidate_split = candidate_split.min(v);
+        // size bound is optimal; without one, the bound rises.
+        match self.candidate_split(ids, w, left, &mut level.counts) {
+            (v, Some(a)) if v <= lb => {
+                self.tt.store(ids, left, hard_key, Bound::Exact(v, a));
+                return Err(Scanned::Done(v, Some(a)));
             }
+            (v, _) => lb = lb.max(v),
         }
-        // Every other guess is a perfect split that is not a candidate, or makes fewer
-        // buckets: its bound is at least the least of those two shapes' bounds (the
-        // bound only grows as buckets shrink or the guess stops being a counted
-        // candidate). For the total: `2n`, one above the size bound, which lets the
-        // scan stop at the first perfect split.
-        let others = obj
-            .guess_bound(n, w, n, false, false, left)
-            .min(obj.guess_bound(n, w, n - 1, true, true, left));
-        lb = lb.max(others.min(candidate_split));
         if lb >= beta {
             self.tt.store(ids, left, hard_key, Bound::Lower(lb));
             return Err(Scanned::Done(lb, None));
@@ -564,6 +550,42 @@ impl Solver<'_> {
             rejected,
             hard_key,
         })
+    }
+
+    /// A lower bound of the state from its candidates alone (`n * n` lookups): the
+    /// least bound of a candidate splitting the others into singletons, with that
+    /// candidate; or, when there is none, the bound every other guess meets. Every
+    /// other guess is a perfect split that is not a candidate, or makes fewer buckets:
+    /// its bound is at least the least of those two shapes' bounds (the bound only
+    /// grows as buckets shrink or the guess stops being a counted candidate). For the
+    /// total objective: `2n - 1` with such a candidate, else `2n`, one above the size
+    /// bound.
+    pub(super) fn candidate_split(
+        &self,
+        ids: &[AnswerId],
+        w: u32,
+        left: u8,
+        counts: &mut [u32],
+    ) -> (u32, Option<GuessId>) {
+        let obj = &self.config.objective;
+        let n = ids.len();
+        let mut best = (INFEASIBLE, None);
+        for &a in ids {
+            if self.bucket_count(a as GuessId, ids, counts).0 == n {
+                let v = obj.guess_bound(n, w, n, true, obj.counts(a), left);
+                if v < best.0 {
+                    best = (v, Some(a as GuessId));
+                }
+            }
+        }
+        let others = obj
+            .guess_bound(n, w, n, false, false, left)
+            .min(obj.guess_bound(n, w, n - 1, true, true, left));
+        if others < best.0 {
+            (others, None)
+        } else {
+            best
+        }
     }
 
     /// The number of buckets `guess` makes on `ids`, the sum of squared bucket sizes,
