@@ -15,7 +15,7 @@ use crate::game::{AnswerId, Game};
 use crate::play::{self, Advice, AdviceError, Move, Source, Step};
 use crate::tree::Tree;
 use anyhow::{bail, Context, Result};
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
@@ -114,7 +114,27 @@ impl<'a> Helper<'a> {
     }
 
     fn advise(&self, steps: &[Step]) -> Result<Advice, AdviceError> {
-        let advice = play::advise(self.game, self.tree, steps, self.ctx.stop)?;
+        // Most states answer in milliseconds; a large one off the tree (hundreds of
+        // candidates after a poor opener) is an opener-sized exact solve, so after a
+        // moment a person at a terminal is told what is going on.
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        let advice = std::thread::scope(|scope| {
+            if !self.ctx.quiet && std::io::stderr().is_terminal() {
+                scope.spawn(move || {
+                    if wait.recv_timeout(std::time::Duration::from_millis(1500))
+                        == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+                    {
+                        eprintln!(
+                            "solving this state exactly off the stored tree; a state of \
+                             hundreds of candidates can take minutes (Ctrl-C stops)"
+                        );
+                    }
+                });
+            }
+            let advice = play::advise(self.game, self.tree, steps, self.ctx.stop);
+            let _ = done.send(());
+            advice
+        })?;
         if self.ctx.stop.load(Ordering::Relaxed) {
             return Err(AdviceError::Solve(crate::search::SolveError::Interrupted));
         }
