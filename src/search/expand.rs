@@ -154,11 +154,7 @@ impl Solver<'_> {
         if obj.unit != 0 || obj.has_penalty() || self.config.hard || head.left < 3 {
             return None;
         }
-        let handed = |g: usize| {
-            parent
-                .bits
-                .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
-        };
+        let handed = |g: usize| parent.has(g);
         let answers = self.game.n_answers();
         let pool_end = parent.list.partition_point(|&g| (g as usize) < answers);
         level.order.clear();

@@ -28,6 +28,22 @@ pub(super) struct Guesses<'s> {
     pub(super) max_split: usize,
 }
 
+impl Guesses<'_> {
+    /// Whether guess `g` was handed down (always, without a bitset).
+    #[inline]
+    pub(super) fn has(&self, g: usize) -> bool {
+        self.bits
+            .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
+    }
+
+    /// The 32 bits of guesses `g0..g0 + 32` (`g0` a multiple of 32).
+    #[inline]
+    pub(super) fn block(&self, g0: usize) -> u32 {
+        self.bits
+            .map_or(u32::MAX, |bits| (bits[g0 / 64] >> (g0 % 64)) as u32)
+    }
+}
+
 /// States with at most this many candidates are scanned 32 guesses at a time by
 /// pairwise comparison (the pair count per lane must fit a byte: 22 * 21 / 2 = 231).
 pub(super) const BLOCK_MAX: usize = 22;
@@ -318,11 +334,7 @@ impl Solver<'_> {
             level
                 .offsets
                 .extend(ids.iter().map(|&a| a as usize * stride));
-            let handed = |g: usize| {
-                parent
-                    .bits
-                    .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
-            };
+            let handed = |g: usize| parent.has(g);
             let mut singles = parent_allowed;
             if !hard && n <= BLOCK_MAX {
                 // Every guess, 32 at a time (masked to what the parent handed down).
@@ -423,11 +435,7 @@ impl Solver<'_> {
         let mut single = singles.iter();
         let mut block = [Split::default(); LANES];
         let mut g_next = 0usize;
-        let handed = |g: usize| {
-            parent
-                .bits
-                .is_none_or(|bits| bits[g / 64] >> (g % 64) & 1 == 1)
-        };
+        let handed = |g: usize| parent.has(g);
         let mut survivors: u32 = 0;
         let mut sieved = [Split::default(); LANES];
         let mut sieve_next = 0usize;
@@ -444,9 +452,7 @@ impl Solver<'_> {
                 base = g_next;
                 g_next += LANES;
                 self.block_scan(base, &level.offsets, &mut block);
-                let handed_bits = parent
-                    .bits
-                    .map_or(u32::MAX, |bits| (bits[base / 64] >> (base % 64)) as u32);
+                let handed_bits = parent.block(base);
                 let mut kept = 0u32;
                 for (l, split) in block.iter().enumerate() {
                     kept |= ((n - split.buckets < max_repeats) as u32) << l;
@@ -461,9 +467,7 @@ impl Solver<'_> {
                 if survivors == 0 {
                     sieve_base = sieve_next;
                     sieve_next += LANES;
-                    let sieve_lanes = parent.bits.map_or(u32::MAX, |bits| {
-                        (bits[sieve_base / 64] >> (sieve_base % 64)) as u32
-                    });
+                    let sieve_lanes = parent.block(sieve_base);
                     if sieve_lanes == 0 {
                         continue;
                     }
