@@ -1,5 +1,6 @@
-//! Expansion: the branch-and-bound loop over a state's guesses in order of bound, and
-//! the evaluation of one guess bucket by bucket under a cutoff.
+//! Expansion: the branch-and-bound loop over a state's guesses in order of bound, the
+//! evaluation of one guess bucket by bucket under a cutoff, and the feasibility
+//! shortcut (try the best-splitting answers before scanning every guess).
 //!
 //! Invariants: `search` returns the exact cost when it is below `beta`, else a lower
 //! bound of at least `beta`, and stores exactly that in the table; a guess is abandoned

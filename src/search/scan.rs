@@ -1,11 +1,14 @@
 //! Per-state scanning: everything the search learns about a state before expanding a
 //! guess. Closed forms and the table, the candidates' perfect-split check, the bound of
-//! every guess (one at a time with early rejection, or 32 at a time for small states),
-//! and the exact partition classes handed to the children.
+//! every guess (one at a time with early rejection; 32 at a time for small states; a
+//! sieve of 32 at a time for states of up to 255 candidates under a cutoff), and the
+//! exact partition classes handed to the children.
 //!
 //! Invariants: a scan never expands a guess; every bound it reports is admissible
-//! (`bound.rs`); the guesses it hands down contain one guess of every partition class
-//! of the state (or every guess), so no child loses a move.
+//! (`bound.rs`); a guess is dropped only when its bound reaches the cutoff (the block
+//! paths keep exactly the guesses the scalar scan keeps, tested); the guesses it hands
+//! down contain one guess of every partition class of the state (or every guess), so
+//! no child loses a move.
 
 use super::bound::INFEASIBLE;
 use super::scratch::{Classes, Level};
