@@ -4,7 +4,7 @@
 //! Layout: one row per guess (`data[g * n_answers + a]`), because every consumer
 //! (partitioning, ranking) fixes a guess and walks answers. 12972 x 2315 is 30 MB.
 //! [`FeedbackTable::answer_major`] makes the transposed copy the search scans with;
-//! both live in huge pages where the kernel allows ([`table_buffer`]).
+//! both live in huge pages where the kernel allows (`table_buffer`).
 //!
 //! Building: parallel over blocks of rows (rayon). A row is filled by a branch-free
 //! formula over a structure-of-arrays copy of the answers (five columns of letter
