@@ -53,7 +53,10 @@ pub(super) const BLOCK_MAX: usize = 22;
 
 pub(super) const LANES: usize = 32;
 
-/// The body of [`Solver::block_scan`] over the answer-major `table`.
+/// The body of [`Solver::block_scan`] over the answer-major `table`. The sieve below
+/// computes the same with no limit, but this fixed-size, byte-counter form is what
+/// the small states need (measured: `solve trace` 0.48 s here, 0.74 s through the
+/// sieve).
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // lane loops: one vector instruction each
 fn block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split; LANES]) {
@@ -428,8 +431,7 @@ impl Solver<'_> {
         let blocks = !hard && n <= BLOCK_MAX;
         let sieve = !hard && !blocks && n <= SIEVE_MAX_N && max_repeats <= SIEVE_MAX_REPEATS;
         let whole = self.game.n_guesses() / LANES * LANES;
-        let block_end = if blocks { whole } else { 0 };
-        let sieve_end = if sieve { whole } else { 0 };
+        let block_end = if blocks || sieve { whole } else { 0 };
         let singles = if blocks || sieve {
             &self.all_guesses[whole..]
         } else {
@@ -439,10 +441,6 @@ impl Solver<'_> {
         let mut block = [Split::default(); LANES];
         let mut g_next = 0usize;
         let handed = |g: usize| parent.has(g);
-        let mut survivors: u32 = 0;
-        let mut sieved = [Split::default(); LANES];
-        let mut sieve_next = 0usize;
-        let mut sieve_base = 0usize;
         // The block's lanes still to look at (handed down, not dropped early), from
         // guess `base`: a block costs one pass over 32 lanes, not 32 loop turns.
         let (mut live, mut base) = (0u32, 0usize);
@@ -454,43 +452,27 @@ impl Solver<'_> {
             } else if g_next < block_end {
                 base = g_next;
                 g_next += LANES;
-                self.block_scan(base, &level.offsets, &mut block);
                 let handed_bits = parent.block(base);
-                let mut kept = 0u32;
-                for (l, split) in block.iter().enumerate() {
-                    kept |= ((n - split.buckets < max_repeats) as u32) << l;
+                if handed_bits == 0 {
+                    continue;
                 }
+                let kept = if blocks {
+                    self.block_scan(base, &level.offsets, &mut block);
+                    let mut kept = 0u32;
+                    for (l, split) in block.iter().enumerate() {
+                        kept |= ((n - split.buckets < max_repeats) as u32) << l;
+                    }
+                    kept
+                } else {
+                    let (offsets, rows) = (&level.offsets, &mut level.rows);
+                    self.block_sieve(base, offsets, max_repeats, rows, &mut block)
+                };
                 live = handed_bits & kept;
                 if handed_bits & !kept != 0 {
                     least = least.min(beta);
                     rejected = rejected.min(beta);
                 }
                 continue;
-            } else if survivors != 0 || sieve_next < sieve_end {
-                if survivors == 0 {
-                    sieve_base = sieve_next;
-                    sieve_next += LANES;
-                    let sieve_lanes = parent.block(sieve_base);
-                    if sieve_lanes == 0 {
-                        continue;
-                    }
-                    survivors = sieve_lanes
-                        & self.block_sieve(
-                            sieve_base,
-                            &level.offsets,
-                            max_repeats,
-                            &mut level.rows,
-                            &mut sieved,
-                        );
-                    if sieve_lanes & !survivors != 0 {
-                        least = least.min(beta);
-                        rejected = rejected.min(beta);
-                    }
-                    continue;
-                }
-                let l = survivors.trailing_zeros() as usize;
-                survivors &= survivors - 1;
-                ((sieve_base + l) as GuessId, sieved[l])
             } else {
                 let Some(&g) = single.next() else { break };
                 if hard && !demand.allows(&self.sigs[g as usize]) {
