@@ -24,6 +24,12 @@
 //!   candidates. The penalty part: at most `cw` counted candidates are found here and
 //!   at most `k` within two guesses (one per bucket). It is exact when every bucket is
 //!   a singleton (a perfect split), and then also optimal if it meets the size bound.
+//! * **Split bound**: when no guess makes more than `B` buckets on the state (`B`
+//!   known from a superset: a guess never makes more buckets on a subset), at most one
+//!   candidate is found here and at most `B` within two guesses, so for `n > B`:
+//!   `unit(3n - B - 1) + pen(l, w) + pen(l-1, w - 1) + pen(l-2, w - B)` (every per-guess
+//!   bound below is at least this). It lifts the size bound of large buckets, which
+//!   otherwise assumes all but one candidate are found one guess down.
 //! * **Two guesses left**: only a perfect split can finish, so any other guess is
 //!   infeasible; with one guess left, more than one candidate is infeasible.
 //!
@@ -160,6 +166,21 @@ impl Objective {
                 + self.pen(left, w)
                 + self.pen(left - 1, w.saturating_sub(1))),
         }
+    }
+
+    /// The size bound, raised by the split bound when no guess makes more than
+    /// `max_split` buckets on these candidates (module doc).
+    #[inline]
+    pub fn split_bound(&self, n: usize, w: u32, left: u8, max_split: usize) -> u32 {
+        let size = self.size_bound(n, w, left);
+        if n <= max_split || size >= INFEASIBLE {
+            return size;
+        }
+        let unit = self.unit as u64 * (3 * n - max_split - 1) as u64;
+        size.max(sat(unit
+            + self.pen(left, w)
+            + self.pen(left - 1, w.saturating_sub(1))
+            + self.pen(left - 2, w.saturating_sub(max_split as u32))))
     }
 
     /// The per-guess bound (module doc); infeasible for a non-perfect split with two

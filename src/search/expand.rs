@@ -336,7 +336,8 @@ impl Solver<'_> {
         for b in level.buckets.iter_mut() {
             let (s, m, f, _) = *b;
             let child = &level.buf[s as usize..(s + m) as usize];
-            let mut blb = obj.size_bound(m as usize, obj.counted(child), left - 1);
+            let mut blb =
+                obj.split_bound(m as usize, obj.counted(child), left - 1, level.max_split);
             if m >= 3 && blb < INFEASIBLE {
                 let key = if hard {
                     revealed.after(word, Feedback(f)).key()

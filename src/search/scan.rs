@@ -279,7 +279,7 @@ impl Solver<'_> {
             _ => {}
         }
         let w = obj.counted(ids);
-        let mut lb = obj.size_bound(n, w, left);
+        let mut lb = obj.split_bound(n, w, left, parent.max_split);
         if n == 2 {
             // Guess one, then the other; a counted one first if only one is counted.
             let first = if w == 1 && !obj.counts(ids[0]) {

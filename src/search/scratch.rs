@@ -10,7 +10,6 @@ use crate::game::{AnswerId, GuessId};
 use std::sync::Mutex;
 
 /// Scratch for one depth of the search.
-#[derive(Default)]
 pub(crate) struct Level {
     pub(crate) counts: Vec<u32>,
     /// Packed `bound << 64 | sum of squares << 17 | perfect << 16 | guess`, sorted.
@@ -32,8 +31,27 @@ pub(crate) struct Level {
     pub(super) expanded_labels: Vec<u8>,
     /// The candidates' feedback rows of a block sieve.
     pub(super) rows: Vec<[u8; 32]>,
-    /// The most buckets any guess scanned here makes (`usize::MAX` if unknown).
+    /// The most buckets any guess scanned here makes (`usize::MAX` if unknown): the
+    /// children's split bound rests on it, so it starts unknown, never 0.
     pub(super) max_split: usize,
+}
+
+impl Default for Level {
+    fn default() -> Level {
+        Level {
+            counts: Vec::new(),
+            order: Vec::new(),
+            buf: Vec::new(),
+            buckets: Vec::new(),
+            allowed: Vec::new(),
+            offsets: Vec::new(),
+            allowed_bits: Vec::new(),
+            expanded: Vec::new(),
+            expanded_labels: Vec::new(),
+            rows: Vec::new(),
+            max_split: usize::MAX,
+        }
+    }
 }
 
 /// Exact partition classes of the guesses scanned at one state: an open-addressing
