@@ -43,7 +43,7 @@ fn next(c: &mut Criterion) {
     for h in ["", "salet:BBBBB courd:BBBBY"] {
         let st = steps(&game, h);
         c.bench_function(&format!("advise on tree [{h}]"), |b| {
-            b.iter(|| play::advise(&game, &tree, black_box(&st), &stop).unwrap())
+            b.iter(|| play::advise(&game, &tree, black_box(&st), &stop, None).unwrap())
         });
     }
     let mut group = c.benchmark_group("off tree");
@@ -51,7 +51,7 @@ fn next(c: &mut Criterion) {
     for h in ["crane:BBYBB", "audio:BBBBB", "crane:BBBBB"] {
         let st = steps(&game, h);
         group.bench_function(format!("advise [{h}]"), |b| {
-            b.iter(|| play::advise(&game, &tree, black_box(&st), &stop).unwrap())
+            b.iter(|| play::advise(&game, &tree, black_box(&st), &stop, None).unwrap())
         });
     }
     group.bench_function("feedback table build", |b| {

@@ -12,7 +12,9 @@
 //! following a tree is one binary search per step (well under a microsecond); the
 //! expected guesses walk every candidate through the subtree. Only a history that left
 //! the tree needs a feedback table and the exact solver (milliseconds for the small
-//! states a real game reaches).
+//! states a real game reaches; seconds to minutes for the hundreds of candidates some
+//! poor openers leave, hence the optional deadline: then the advice is the best guess
+//! found, with its exact plan and a proved range for the optimum, marked unproven).
 
 use crate::feedback::{Feedback, FeedbackError};
 use crate::game::{AnswerId, Game, GuessId};
@@ -23,6 +25,7 @@ use crate::tree::{Node, Tree};
 use crate::word::{Word, WordError};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// One played guess and the feedback the game showed for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -291,7 +294,7 @@ impl Move {
 pub enum Source {
     /// Looked up in the stored tree.
     Tree,
-    /// The history left the tree at `step`; the state was solved exactly with `left`
+    /// The history left the tree at `step`; the state was solved with `left`
     /// guesses. `within_limit` is false when no plan finishes within the guesses the
     /// tree allowed, and `left` had to be raised.
     Solved {
@@ -299,6 +302,22 @@ pub enum Source {
         why: OffTree,
         left: u8,
         within_limit: bool,
+        proof: Proof,
+    },
+}
+
+/// How far the off-tree search got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The plan is optimal.
+    Exact,
+    /// The deadline passed first: the plan is the best found (its cost is exact for
+    /// its first guess), no plan costs less than `lower_bound`, and `examined` of the
+    /// `guesses` whose one-level bound left them in the running were settled.
+    Unproven {
+        lower_bound: u64,
+        examined: usize,
+        guesses: usize,
     },
 }
 
@@ -318,12 +337,14 @@ pub enum AdviceError {
 }
 
 /// The advice for `steps`: replays them, follows the tree, and off the tree solves the
-/// state exactly ([`solve_off_tree`]).
+/// state ([`solve_off_tree`]): exactly, or with a `deadline` the best guess found by
+/// then.
 pub fn advise(
     game: &Game,
     tree: &Tree,
     steps: &[Step],
     stop: &AtomicBool,
+    deadline: Option<Instant>,
 ) -> Result<Advice, AdviceError> {
     let history = replay(game, steps, tree.hard)?;
     if history.solved {
@@ -358,13 +379,14 @@ pub fn advise(
     } else {
         Revealed::default()
     };
-    let (plan, cost, left) = solve_off_tree(
+    let (plan, cost, left, proof) = solve_off_tree(
         game,
         &history.candidates,
         tree.max_guesses - used,
         &revealed,
         tree.hard,
         stop,
+        deadline,
     )?;
     // Only a search interrupted during `build` leaves a plan that misses a candidate.
     let (replayed, worst) = subtree_depths(game, &plan, &history.candidates)
@@ -381,11 +403,12 @@ pub fn advise(
             why,
             left,
             within_limit: left == tree.max_guesses - used,
+            proof,
         },
     }))
 }
 
-/// Solves a state off the tree: `(plan, cost, guesses it was solved with)`, as
+/// Solves a state off the tree: `(plan, cost, guesses it was solved with, proof)`, as
 /// [`solve_state`], with guess ids of `game`.
 ///
 /// The solver runs on a sub-game whose answers are just the candidates (every allowed
@@ -399,7 +422,8 @@ pub fn solve_off_tree(
     revealed: &Revealed,
     hard: bool,
     stop: &AtomicBool,
-) -> Result<(Node, u32, u8), SolveError> {
+    deadline: Option<Instant>,
+) -> Result<(Node, u32, u8, Proof), SolveError> {
     let answers: Vec<Word> = candidates
         .iter()
         .map(|&a| game.answers[a as usize])
@@ -418,8 +442,8 @@ pub fn solve_off_tree(
     )
     .with_stop(stop);
     let ids: Vec<AnswerId> = (0..answers.len() as AnswerId).collect();
-    let (plan, cost, l) = solve_state(&solver, &ids, left, revealed)?;
-    Ok((remap(&plan, &sub, game), cost, l))
+    let (plan, cost, l, proof) = solve_state(&solver, &ids, left, revealed, deadline)?;
+    Ok((remap(&plan, &sub, game), cost, l, proof))
 }
 
 /// A node of `from` with the guess ids of `to` (whose guesses include all of `from`'s).
@@ -437,20 +461,47 @@ fn remap(node: &Node, from: &Game, to: &Game) -> Node {
 }
 
 /// The optimal plan for a state with `left` guesses, or, when no plan finishes within
-/// `left`, with the fewest guesses that do: `(plan, cost, guesses it was solved with)`.
-/// Playing the candidates one by one always finishes, so some `left <= n` is feasible.
+/// `left`, with the fewest guesses that do: `(plan, cost, guesses it was solved with,
+/// proof)`. Playing the candidates one by one always finishes, so some `left <= n` is
+/// feasible. With a `deadline` ([`Solver::cost_by`]) the plan may be the best found
+/// rather than a proved optimum ([`Proof::Unproven`]); the guess limit is always
+/// exact (a state is only called infeasible when proved so).
 pub fn solve_state(
     solver: &Solver,
     candidates: &[AnswerId],
     left: u8,
     revealed: &Revealed,
-) -> Result<(Node, u32, u8), SolveError> {
+    deadline: Option<Instant>,
+) -> Result<(Node, u32, u8, Proof), SolveError> {
     let most = left.max(candidates.len().min(32) as u8);
     for l in left.max(1)..=most {
-        if let Some(cost) = solver.cost(candidates, l, revealed)? {
-            let plan = solver.build(candidates, l, revealed);
-            return Ok((plan, cost, l));
-        }
+        let Some(d) = deadline else {
+            if let Some(cost) = solver.cost(candidates, l, revealed)? {
+                let plan = solver.build(candidates, l, revealed);
+                return Ok((plan, cost, l, Proof::Exact));
+            }
+            continue;
+        };
+        let Some(top) = solver.cost_by(candidates, l, revealed, d)? else {
+            continue;
+        };
+        let guess = top.guess.expect("a settled state has a guess");
+        // The guess's buckets were solved exactly on the way: the table has them.
+        let (total, plan) = solver.solve_from(guess, candidates, l, revealed, &|_, _, _| {})?;
+        debug_assert_eq!(
+            total, top.cost as u64,
+            "the best guess's plan costs what was found"
+        );
+        let proof = if top.lower_bound >= top.cost {
+            Proof::Exact
+        } else {
+            Proof::Unproven {
+                lower_bound: top.lower_bound as u64,
+                examined: top.examined,
+                guesses: top.guesses,
+            }
+        };
+        return Ok((plan, top.cost, l, proof));
     }
     Err(SolveError::Infeasible(most))
 }
@@ -615,7 +666,7 @@ mod tests {
                     guess: other,
                     feedback: f,
                 }];
-                let advice = advise(&game, &tree, &st, &stop).unwrap();
+                let advice = advise(&game, &tree, &st, &stop, None).unwrap();
                 let h = replay(&game, &st, hard).unwrap();
                 match advice {
                     Advice::Solved { answer, guesses } => {
@@ -665,7 +716,7 @@ mod tests {
             .find(|&a| path(&game, &tree.root, a).unwrap().len() >= 3)
             .unwrap();
         let p = path(&game, &tree.root, a).unwrap();
-        match advise(&game, &tree, &p[..1], &stop).unwrap() {
+        match advise(&game, &tree, &p[..1], &stop, None).unwrap() {
             Advice::Play(m) => {
                 assert_eq!(m.source, Source::Tree);
                 assert!(m.candidates.contains(&a));
@@ -674,7 +725,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(
-            advise(&game, &tree, &p, &stop).unwrap(),
+            advise(&game, &tree, &p, &stop, None).unwrap(),
             Advice::Solved {
                 answer: a,
                 guesses: p.len()

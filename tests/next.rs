@@ -147,6 +147,76 @@ fn off_the_tree_is_solved_exactly() {
         .stdout(contains("off the stored tree at step 2").and(contains("next guess:")));
 }
 
+/// With a time limit, a large state off the tree (435 candidates after `audio`, an
+/// exact solve of seconds) gets the best guess found, marked as not proved, with a
+/// plan that costs what it says and a proved lower bound below it.
+#[test]
+fn a_time_limit_settles_for_the_best_guess_found_and_says_so() {
+    let out = wt()
+        .args(["next", "--json", "--time-limit", "0", "audio:YBBBB"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["candidates"], 435);
+    assert_eq!(v["source"], "solved");
+    assert_eq!(v["proven_optimal"], false, "{v}");
+    let (cost, lower) = (
+        v["cost"].as_u64().unwrap(),
+        v["lower_bound"].as_u64().unwrap(),
+    );
+    // 1307 is the proved optimum (perst); the bound is what was proved by then.
+    assert!(lower < 1307 && 1307 <= cost, "{v}");
+    assert!(
+        v["note"].as_str().unwrap().contains("NOT PROVEN OPTIMAL"),
+        "{v}"
+    );
+    // Exact answers say so in JSON too; on the tree there is no search to report.
+    let out = wt()
+        .args(["next", "--json", "--time-limit", "60", "crane:BBYBB"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["proven_optimal"], true, "{v}");
+    assert_eq!(v["lower_bound"], v["cost"], "{v}");
+    let out = wt()
+        .args(["next", "--json", "salet:BBBBB"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["proven_optimal"].is_null() && v["lower_bound"].is_null(),
+        "{v}"
+    );
+    // `play` takes the same limit.
+    let out = wt()
+        .args(["play", "--time-limit", "0"])
+        .write_stdin("audio YBBBB\nquit\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("NOT PROVEN OPTIMAL") && out.contains("guess 2: "),
+        "{out}"
+    );
+    fails(
+        &["next", "--time-limit", "soon", "audio:YBBBB"],
+        "'soon' is not a number of seconds",
+    );
+    fails(
+        &["next", "--time-limit=-1", "audio:YBBBB"],
+        "a time limit is a finite number of seconds, 0 or more",
+    );
+}
+
 #[test]
 fn path_shows_the_whole_path() {
     wt().args(["path", "--answer", "whiff"])

@@ -195,6 +195,79 @@ fn opener_cost_and_solve_opener_agree_with_cost() {
     }
 }
 
+/// `cost_by` with a deadline that has already passed settles for the first guesses it
+/// solves: the plan of the guess it names costs what it says, and the optimum lies in
+/// the range it claims; with time to spare it is the exact optimum. On one and two
+/// threads, normal and hard mode.
+#[test]
+fn a_deadline_settles_for_a_real_plan_within_the_proved_range() {
+    use std::time::{Duration, Instant};
+    let mut rng = Rng(4242);
+    let game = random_game(&mut rng, 160, 500);
+    let table = FeedbackTable::build(&game);
+    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let mut unproven = 0;
+    for hard in [false, true] {
+        let config = Config {
+            hard,
+            ..Config::default()
+        };
+        let exact = Solver::new(&game, &table, config.clone())
+            .cost(&ids, 6, &Revealed::default())
+            .unwrap()
+            .unwrap();
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                for (deadline, proved) in [
+                    (Instant::now(), false),
+                    (Instant::now() + Duration::from_secs(3600), true),
+                ] {
+                    let solver = Solver::new(&game, &table, config.clone());
+                    let top = solver
+                        .cost_by(&ids, 6, &Revealed::default(), deadline)
+                        .unwrap()
+                        .unwrap();
+                    let what = format!("hard {hard}, {threads} thread(s), {top:?}");
+                    assert!(top.lower_bound <= exact && exact <= top.cost, "{what}");
+                    let (total, root) = solver
+                        .solve_from(
+                            top.guess.unwrap(),
+                            &ids,
+                            6,
+                            &Revealed::default(),
+                            &|_, _, _| {},
+                        )
+                        .unwrap();
+                    assert_eq!(total, top.cost as u64, "{what}");
+                    let tree = Tree {
+                        hard,
+                        max_guesses: 6,
+                        list_checksum: game.checksum,
+                        list_name: game.name.clone(),
+                        root,
+                    };
+                    assert_eq!(tree.verify(&game).total(), total, "{what}");
+                    if proved {
+                        assert_eq!((top.lower_bound, top.cost), (exact, exact), "{what}");
+                    }
+                    if top.lower_bound < top.cost {
+                        assert!(top.examined < top.guesses, "{what}");
+                        unproven += 1;
+                    }
+                }
+            });
+        }
+    }
+    assert!(
+        unproven > 0,
+        "no run was cut short: the test checks nothing"
+    );
+}
+
 #[test]
 fn serial_and_parallel_totals_agree() {
     let mut rng = Rng(2024);

@@ -603,6 +603,7 @@ fn bench_off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
                 &revealed,
                 ctx.hard,
                 ctx.stop,
+                None,
             )?;
             let secs = t.elapsed().as_secs_f64();
             times.push(secs);

@@ -12,14 +12,14 @@ use super::{allowed_guess, mode_name, Ctx};
 use crate::feedback::Feedback;
 use crate::format::file;
 use crate::game::{AnswerId, Game};
-use crate::play::{self, Advice, AdviceError, Move, Source, Step};
+use crate::play::{self, Advice, AdviceError, Move, Proof, Source, Step};
 use crate::tree::Tree;
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args, Debug)]
 pub struct NextArgs {
@@ -29,6 +29,11 @@ pub struct NextArgs {
     /// Print JSON for programs.
     #[arg(long)]
     json: bool,
+    /// Off the tree, answer within about this many seconds: if the exact search has
+    /// not finished, give the best guess found so far, marked not proven optimal,
+    /// with the range the optimum is proved to lie in (default: no limit, always exact).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
     /// The history so far, one GUESS:FEEDBACK token per guess (e.g. salet:BBYGB).
     history: Vec<String>,
 }
@@ -49,6 +54,19 @@ pub struct PlayArgs {
     /// Play by itself against this answer and show the path.
     #[arg(long)]
     answer: Option<String>,
+    /// Off the tree, answer within about this many seconds (see `next --time-limit`).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+}
+
+/// A time limit in seconds: a finite number, zero or more.
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    Duration::try_from_secs_f64(secs)
+        .map_err(|_| format!("'{s}': a time limit is a finite number of seconds, 0 or more"))
 }
 
 /// The shipped tree for the lists and mode in use: `trees/` in the current directory,
@@ -97,19 +115,22 @@ fn load_tree(ctx: &Ctx, path: Option<&Path>) -> Result<(Tree, PathBuf)> {
     Ok((tree, path))
 }
 
-/// The game, the tree and the stop flag, with the formatting shared by the commands.
+/// The game, the tree, the stop flag and the time limit, with the formatting shared
+/// by the commands.
 struct Helper<'a> {
     game: &'a Game,
     tree: &'a Tree,
     ctx: &'a Ctx<'a>,
+    time_limit: Option<Duration>,
 }
 
 impl<'a> Helper<'a> {
-    fn new(ctx: &'a Ctx<'a>, tree: &'a Tree) -> Helper<'a> {
+    fn new(ctx: &'a Ctx<'a>, tree: &'a Tree, time_limit: Option<Duration>) -> Helper<'a> {
         Helper {
             game: ctx.game,
             tree,
             ctx,
+            time_limit,
         }
     }
 
@@ -124,14 +145,23 @@ impl<'a> Helper<'a> {
                     if wait.recv_timeout(std::time::Duration::from_millis(1500))
                         == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
                     {
-                        eprintln!(
-                            "solving this state exactly off the stored tree; a state of \
-                             hundreds of candidates can take minutes (Ctrl-C stops)"
-                        );
+                        match self.time_limit {
+                            None => eprintln!(
+                                "solving this state exactly off the stored tree; a state of \
+                                 hundreds of candidates can take minutes (Ctrl-C stops; \
+                                 --time-limit SECONDS settles for the best guess found)"
+                            ),
+                            Some(limit) => eprintln!(
+                                "solving this state off the stored tree; after {} s the best \
+                                 guess found is given (Ctrl-C stops)",
+                                limit.as_secs_f64()
+                            ),
+                        }
                     }
                 });
             }
-            let advice = play::advise(self.game, self.tree, steps, self.ctx.stop);
+            let deadline = self.time_limit.map(|limit| Instant::now() + limit);
+            let advice = play::advise(self.game, self.tree, steps, self.ctx.stop, deadline);
             let _ = done.send(());
             advice
         })?;
@@ -158,6 +188,7 @@ impl<'a> Helper<'a> {
             why,
             left,
             within_limit,
+            proof,
         } = m.source
         else {
             return None;
@@ -170,8 +201,27 @@ impl<'a> Helper<'a> {
             ),
             play::OffTree::NoBranch => why.to_string(),
         };
-        let mut note =
-            format!("off the stored tree at step {step} ({what}): solved exactly in {ms:.0} ms");
+        let mut note = match proof {
+            Proof::Exact => {
+                format!("off the stored tree at step {step} ({what}): solved exactly in {ms:.0} ms")
+            }
+            Proof::Unproven {
+                lower_bound,
+                examined,
+                guesses,
+            } => {
+                let n = m.candidates.len() as f64;
+                format!(
+                    "off the stored tree at step {step} ({what}): time limit reached, best guess \
+                     found in {ms:.0} ms, NOT PROVEN OPTIMAL: {examined} of {guesses} guesses \
+                     settled; this plan takes {} guesses in total ({:.4} on average), the optimum \
+                     at least {lower_bound} ({:.4})",
+                    m.cost,
+                    m.cost as f64 / n,
+                    lower_bound as f64 / n
+                )
+            }
+        };
         if !within_limit {
             let allowed = self.tree.max_guesses as usize - steps.len();
             note += &format!(
@@ -190,7 +240,7 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
         .map(|t| play::parse_step(game, t))
         .collect::<Result<Vec<_>, _>>()?;
     let (tree, _) = load_tree(ctx, args.tree.as_deref())?;
-    let helper = Helper::new(ctx, &tree);
+    let helper = Helper::new(ctx, &tree, args.time_limit);
     let t = Instant::now();
     let advice = helper.advise(&steps)?;
     let ms = t.elapsed().as_secs_f64() * 1e3;
@@ -212,9 +262,18 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
             let guess = helper.word(m.guess);
             let words = helper.words(&m.candidates);
             if args.json {
-                let (source, step) = match m.source {
-                    Source::Tree => ("tree", None),
-                    Source::Solved { step, .. } => ("solved", Some(step)),
+                // Off the tree: whether the search proved its plan optimal, and the
+                // least cost it proved (the plan's own when proved).
+                let (source, step, lower_bound) = match m.source {
+                    Source::Tree => ("tree", None, None),
+                    Source::Solved { step, proof, .. } => (
+                        "solved",
+                        Some(step),
+                        Some(match proof {
+                            Proof::Exact => m.cost,
+                            Proof::Unproven { lower_bound, .. } => lower_bound,
+                        }),
+                    ),
                 };
                 let v = serde_json::json!({
                     "history": history,
@@ -227,6 +286,8 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                     "worst_guesses": m.worst,
                     "source": source,
                     "off_tree_step": step,
+                    "proven_optimal": lower_bound.map(|l| l == m.cost),
+                    "lower_bound": lower_bound,
                     "note": note,
                 });
                 println!("{v}");
@@ -302,7 +363,7 @@ If you played another word, type it with its feedback: 'crane BBYBB' or 'crane:B
 pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
     let game = ctx.game;
     let (tree, file) = load_tree(ctx, args.tree.as_deref())?;
-    let helper = Helper::new(ctx, &tree);
+    let helper = Helper::new(ctx, &tree, args.time_limit);
     if let Some(answer) = &args.answer {
         return play_itself(&helper, answer_id(game, answer)?);
     }

@@ -56,6 +56,7 @@ use scan::{Guesses, Scanned};
 use scratch::{Classes, Level, PooledScratch, Scratch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Settings of one exact search.
 #[derive(Clone, Debug)]
@@ -99,6 +100,21 @@ pub enum OpenerCost {
     Exact(u64),
     /// A proved lower bound, at least the cutoff.
     AtLeast(u64),
+}
+
+/// What a search with a deadline ([`Solver::cost_by`]) settled at the top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Top {
+    /// The cost of the best guess found (with its whole tree): exact for that guess.
+    pub cost: u32,
+    pub guess: Option<GuessId>,
+    /// A proved lower bound on the state's cost; `cost` itself when the search was
+    /// not cut short, so `lower_bound == cost` means proved optimal.
+    pub lower_bound: u32,
+    /// Of the `guesses` left after the one-level bounds (0 when the scan settled the
+    /// state), how many were expanded or ruled out before the search stopped.
+    pub examined: usize,
+    pub guesses: usize,
 }
 
 /// The exact solver over one game and one configuration. Cheap to share across
@@ -242,10 +258,31 @@ impl<'a> Solver<'a> {
         left: u8,
         revealed: &Revealed,
     ) -> (u32, Option<GuessId>) {
+        let top = self.run_top(ids, left, revealed, None);
+        (top.cost, top.guess)
+    }
+
+    /// [`Solver::run_parallel`], optionally with a deadline: once it has passed and a
+    /// guess has been solved, no further guess is taken (the ones being expanded
+    /// finish), and the result says how far the proof got.
+    fn run_top(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        deadline: Option<Instant>,
+    ) -> Top {
         const PARALLEL_MIN: usize = 64;
         let threads = rayon::current_num_threads();
-        if ids.len() < PARALLEL_MIN || threads < 2 {
-            return self.run(ids, left, revealed, INFEASIBLE);
+        let proven = |(cost, guess): (u32, Option<GuessId>)| Top {
+            cost,
+            guess,
+            lower_bound: cost,
+            examined: 0,
+            guesses: 0,
+        };
+        if ids.len() < PARALLEL_MIN || (threads < 2 && deadline.is_none()) {
+            return proven(self.run(ids, left, revealed, INFEASIBLE));
         }
         let mut sc = self.scratch(left);
         let mut ctr = Counters::default();
@@ -263,7 +300,7 @@ impl<'a> Solver<'a> {
             ) {
                 Scanned::Done(v, g) => {
                     *self.totals.lock().unwrap() += ctr;
-                    return (v, g);
+                    return proven((v, g));
                 }
                 Scanned::Expand(p) => {
                     // Workers take guesses in order from a shared counter.
@@ -282,6 +319,7 @@ impl<'a> Solver<'a> {
         });
         let proved = std::sync::atomic::AtomicU32::new(prep.rejected);
         let next = std::sync::atomic::AtomicUsize::new(0);
+        let cut_short = AtomicBool::new(false);
         (0..threads).into_par_iter().for_each(|_| {
             let mut mine = self.scratch(left);
             let mut ctr = Counters::default();
@@ -291,6 +329,12 @@ impl<'a> Solver<'a> {
             let Scratch { levels, classes } = &mut *mine;
             let (level, deeper) = levels.split_first_mut().expect("levels");
             loop {
+                if deadline.is_some_and(|d| {
+                    best.load(Ordering::Relaxed) >> 16 < INFEASIBLE as u64 && Instant::now() >= d
+                }) {
+                    cut_short.store(true, Ordering::Relaxed);
+                    break;
+                }
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&key) = root.order.get(k) else { break };
                 let glb = (key >> 64) as u32;
@@ -317,12 +361,28 @@ impl<'a> Solver<'a> {
         });
         *self.totals.lock().unwrap() += ctr;
         if self.stop.load(Ordering::Relaxed) {
-            return (INFEASIBLE, None);
+            return proven((INFEASIBLE, None));
         }
         let b = best.load(Ordering::Relaxed);
         let (value, guess) = ((b >> 16) as u32, (b & 0xffff) as GuessId);
         let best_guess = (value < INFEASIBLE).then_some(guess);
-        self.finish(
+        let proved = proved.load(Ordering::Relaxed);
+        let (examined, guesses) = (next.load(Ordering::Relaxed), root.order.len());
+        if cut_short.load(Ordering::Relaxed) && examined < guesses {
+            // Every guess before `examined` was expanded to the end (the workers
+            // finished theirs); the rest are sorted by bound, so the next one's bound
+            // is the least of theirs. Nothing is stored: the state is not settled.
+            let untried = (root.order[examined] >> 64) as u32;
+            let lower_bound = value.min(proved).min(untried).max(prep.lb);
+            return Top {
+                cost: value,
+                guess: best_guess,
+                lower_bound,
+                examined,
+                guesses,
+            };
+        }
+        let (cost, guess) = self.finish(
             ids,
             left,
             prep.hard_key,
@@ -330,8 +390,15 @@ impl<'a> Solver<'a> {
             prep.lb,
             value,
             best_guess,
-            proved.load(Ordering::Relaxed),
-        )
+            proved,
+        );
+        Top {
+            cost,
+            guess,
+            lower_bound: cost,
+            examined: guesses,
+            guesses,
+        }
     }
 
     /// The exact least cost of the state (`ids` sorted), or `None` if no tree finds
@@ -345,6 +412,22 @@ impl<'a> Solver<'a> {
         let (v, _) = self.run_parallel(ids, left, revealed);
         self.check_stop()?;
         Ok((v < INFEASIBLE).then_some(v))
+    }
+
+    /// Like [`Solver::cost`], but once `deadline` has passed and some guess has been
+    /// solved, the search stops taking new guesses at the top and settles for the best
+    /// found: [`Top::lower_bound`] says what was proved (equal to the cost when the
+    /// search finished anyway). `Ok(None)`: no tree finishes within `left`.
+    pub fn cost_by(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        deadline: Instant,
+    ) -> Result<Option<Top>, SolveError> {
+        let top = self.run_top(ids, left, revealed, Some(deadline));
+        self.check_stop()?;
+        Ok((top.cost < INFEASIBLE && top.guess.is_some()).then_some(top))
     }
 
     fn check_stop(&self) -> Result<(), SolveError> {
