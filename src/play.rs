@@ -430,6 +430,21 @@ pub fn solve_off_tree(
         .collect();
     let sub = Game::from_words(&answers, &game.guesses);
     let table = FeedbackTable::build(&sub);
+    // Normal mode: one guess per way of splitting the state (hard mode's legality
+    // depends on the word itself, so there every guess stays). audio:YBBBB keeps
+    // 11369 of 12972 guesses: 2.16 -> 1.99 s.
+    let (sub, table) = if hard {
+        (sub, table)
+    } else {
+        let guesses = distinct_splits(&sub, &table);
+        if guesses.len() < sub.n_guesses() {
+            let sub = Game::from_words(&answers, &guesses);
+            let table = FeedbackTable::build(&sub);
+            (sub, table)
+        } else {
+            (sub, table)
+        }
+    };
     let solver = Solver::new(
         &sub,
         &table,
@@ -444,6 +459,36 @@ pub fn solve_off_tree(
     let ids: Vec<AnswerId> = (0..answers.len() as AnswerId).collect();
     let (plan, cost, l, proof) = solve_state(&solver, &ids, left, revealed, deadline)?;
     Ok((remap(&plan, &sub, game), cost, l, proof))
+}
+
+/// One guess of each way of splitting `game`'s answers (normal mode): the answers
+/// themselves (each is the only guess that can be green on itself), then the first
+/// guess of every other partition, in list order, leaving out guesses that split
+/// nothing. Two guesses that split a state alike split every later state alike, so a
+/// search over these finds the same costs, over fewer guesses: after a poor opener
+/// many guesses differ only in letters no candidate has.
+fn distinct_splits(game: &Game, table: &FeedbackTable) -> Vec<Word> {
+    let n = game.n_answers();
+    let mut seen: ahash::AHashSet<Vec<u8>> = ahash::AHashSet::new();
+    let mut labels = Vec::with_capacity(n);
+    let mut kept: Vec<Word> = game.answers.clone();
+    for g in n..game.n_guesses() {
+        let mut first = [0u8; crate::feedback::FEEDBACKS];
+        let mut buckets = 0u8;
+        labels.clear();
+        for &f in table.row(g as GuessId) {
+            let slot = &mut first[f as usize];
+            if *slot == 0 {
+                buckets += 1;
+                *slot = buckets;
+            }
+            labels.push(*slot);
+        }
+        if buckets > 1 && seen.insert(labels.clone()) {
+            kept.push(game.guesses[g]);
+        }
+    }
+    kept
 }
 
 /// A node of `from` with the guess ids of `to` (whose guesses include all of `from`'s).
