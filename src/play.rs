@@ -412,9 +412,10 @@ pub fn advise(
 /// [`solve_state`], with guess ids of `game`.
 ///
 /// The solver runs on a sub-game whose answers are just the candidates (every allowed
-/// guess kept): the same state, but its feedback table is 12972 x n instead of
-/// 12972 x 2315. For `crane:BBYBB` (134 candidates) that is 1.7 MB built in a few ms
-/// instead of 30 MB in 60-400 ms (the latter measured on the shared 2-core machine).
+/// guess kept, or in normal mode one per way of splitting them, `distinct_splits`):
+/// the same state, but its feedback table is 12972 x n instead of 12972 x 2315. For
+/// `crane:BBYBB` (134 candidates) that is 1.7 MB built in a few ms instead of 30 MB in
+/// 60-400 ms (the latter measured on the shared 2-core machine).
 pub fn solve_off_tree(
     game: &Game,
     candidates: &[AnswerId],
