@@ -55,16 +55,6 @@ pub struct MinOver {
     pub tree: Tree,
 }
 
-fn tree(game: &Game, hard: bool, max_guesses: u8, root: crate::tree::Node) -> Tree {
-    Tree {
-        hard,
-        max_guesses,
-        list_checksum: game.checksum,
-        list_name: game.name.clone(),
-        root,
-    }
-}
-
 /// Decides whether a tree from `opener` finds every answer within `depth` guesses
 /// (`exempt`: answers that may take up to the game's six instead).
 pub fn within(
@@ -98,7 +88,7 @@ pub fn within(
             }),
             None => {
                 let (_, root) = solver.solve_opener(opener, &|_, _, _| {})?;
-                Ok(Verdict::Proved(tree(game, hard, depth, root)))
+                Ok(Verdict::Proved(Tree::new(game, hard, depth, root)))
             }
         }
     } else {
@@ -115,7 +105,7 @@ pub fn within(
         };
         let solver = Solver::new(game, table, config).with_stop(stop);
         match solver.solve_opener(opener, &|_, _, _| {}) {
-            Ok((0, root)) => Ok(Verdict::Proved(tree(
+            Ok((0, root)) => Ok(Verdict::Proved(Tree::new(
                 game,
                 hard,
                 GAME_LIMIT.max(depth),
@@ -183,7 +173,7 @@ pub fn min_over(
     };
     let solver = Solver::new(game, table, config).with_stop(stop);
     let (cost, root) = solver.solve_opener(opener, &|_, _, _| {})?;
-    let tree = tree(game, hard, GAME_LIMIT, root);
+    let tree = Tree::new(game, hard, GAME_LIMIT, root);
     let replay = tree.verify(game);
     let over: Vec<AnswerId> = (0..game.n_answers() as AnswerId)
         .filter(|&a| replay.depths[a as usize] > depth as u32)

@@ -659,13 +659,7 @@ mod tests {
         );
         let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
         let root = solver.build(&ids, 6, &Revealed::default());
-        Tree {
-            hard,
-            max_guesses: 6,
-            list_checksum: game.checksum,
-            list_name: game.name.clone(),
-            root,
-        }
+        Tree::new(game, hard, 6, root)
     }
 
     fn small_game() -> Game {

@@ -88,6 +88,17 @@ pub fn histogram_text(h: &[usize]) -> String {
 }
 
 impl Tree {
+    /// The tree with this root for `game`'s lists (their name and checksum).
+    pub fn new(game: &Game, hard: bool, max_guesses: u8, root: Node) -> Tree {
+        Tree {
+            hard,
+            max_guesses,
+            list_checksum: game.checksum,
+            list_name: game.name.clone(),
+            root,
+        }
+    }
+
     /// Replays every answer of `game` through the tree with the reference feedback,
     /// checking lists, depth, structure and (hard mode) legality.
     pub fn verify(&self, game: &Game) -> Replay {

@@ -63,6 +63,24 @@ fn wt() -> Command {
     Command::cargo_bin("wordle-tree").unwrap()
 }
 
+/// What a successful command prints, given `input` on stdin.
+fn output(args: &[&str], input: &str) -> String {
+    let out = wt()
+        .args(args)
+        .write_stdin(input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// The JSON a successful command prints.
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&output(args, "")).unwrap()
+}
+
 #[test]
 fn next_without_history_is_the_opener() {
     wt().arg("next")
@@ -78,14 +96,7 @@ fn next_without_history_is_the_opener() {
 
 #[test]
 fn next_follows_the_tree() {
-    let out = wt()
-        .args(["next", "salet:BBBBB", "courd:BBBBY"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = output(&["next", "salet:BBBBB", "courd:BBBBY"], "");
     assert!(
         out.contains("candidates left: 6: biddy dingy dizzy dying giddy windy"),
         "{out}"
@@ -100,34 +111,20 @@ fn next_follows_the_tree() {
 
 #[test]
 fn next_json_is_for_programs() {
-    let out = wt()
-        .args(["next", "--json", "salet:BBBBB", "courd:BBBBY"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json(&["next", "--json", "salet:BBBBB", "courd:BBBBY"]);
     assert_eq!(v["candidates"], 6);
     assert_eq!(v["source"], "tree");
     assert_eq!(v["words"].as_array().unwrap().len(), 6);
     let e = v["expected_guesses"].as_f64().unwrap();
     assert!((e - v["cost"].as_f64().unwrap() / 6.0).abs() < 1e-9);
-    let out = wt()
-        .args([
-            "next",
-            "--json",
-            "salet:BBBBB",
-            "courd:BBBBB",
-            "nymph:BBBBY",
-            "whiff:GGGGG",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json(&[
+        "next",
+        "--json",
+        "salet:BBBBB",
+        "courd:BBBBB",
+        "nymph:BBBBY",
+        "whiff:GGGGG",
+    ]);
     assert_eq!(v["solved"], true);
     assert_eq!(v["answer"], "whiff");
     assert_eq!(v["guesses"], 4);
@@ -152,14 +149,7 @@ fn off_the_tree_is_solved_exactly() {
 /// plan that costs what it says and a proved lower bound below it.
 #[test]
 fn a_time_limit_settles_for_the_best_guess_found_and_says_so() {
-    let out = wt()
-        .args(["next", "--json", "--time-limit", "0", "audio:YBBBB"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json(&["next", "--json", "--time-limit", "0", "audio:YBBBB"]);
     assert_eq!(v["candidates"], 435);
     assert_eq!(v["source"], "solved");
     assert_eq!(v["proven_optimal"], false, "{v}");
@@ -174,35 +164,16 @@ fn a_time_limit_settles_for_the_best_guess_found_and_says_so() {
         "{v}"
     );
     // Exact answers say so in JSON too; on the tree there is no search to report.
-    let out = wt()
-        .args(["next", "--json", "--time-limit", "60", "crane:BBYBB"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json(&["next", "--json", "--time-limit", "60", "crane:BBYBB"]);
     assert_eq!(v["proven_optimal"], true, "{v}");
     assert_eq!(v["lower_bound"], v["cost"], "{v}");
-    let out = wt()
-        .args(["next", "--json", "salet:BBBBB"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&["next", "--json", "salet:BBBBB"]);
     assert!(
         v["proven_optimal"].is_null() && v["lower_bound"].is_null(),
         "{v}"
     );
     // `play` takes the same limit.
-    let out = wt()
-        .args(["play", "--time-limit", "0"])
-        .write_stdin("audio YBBBB\nquit\n")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8(out).unwrap();
+    let out = output(&["play", "--time-limit", "0"], "audio YBBBB\nquit\n");
     assert!(
         out.contains("NOT PROVEN OPTIMAL") && out.contains("guess 2: "),
         "{out}"
@@ -337,15 +308,7 @@ fn damaged_tree_files_are_refused() {
 }
 
 fn play(input: &str) -> String {
-    let out = wt()
-        .arg("play")
-        .write_stdin(input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
+    output(&["play"], input)
 }
 
 #[test]

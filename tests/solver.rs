@@ -60,13 +60,7 @@ fn check_game(seed: u64, answers: usize, guesses: usize, max: u8, hard: bool) {
             );
             if got < INFEASIBLE as u64 && obj == Objective::total() {
                 let root = solver.build(&ids, max, &Revealed::default());
-                let tree = Tree {
-                    hard,
-                    max_guesses: max,
-                    list_checksum: game.checksum,
-                    list_name: game.name.clone(),
-                    root,
-                };
+                let tree = Tree::new(&game, hard, max, root);
                 let replay = tree.verify(&game);
                 assert!(replay.is_valid(), "seed {seed}: {:?}", replay.problems);
                 assert_eq!(
@@ -169,13 +163,7 @@ fn opener_cost_and_solve_opener_agree_with_cost() {
         );
         for opener in (0..game.n_guesses() as GuessId).step_by(17) {
             let (total, root) = solver.solve_opener(opener, &|_, _, _| {}).unwrap();
-            let tree = Tree {
-                hard,
-                max_guesses: 6,
-                list_checksum: game.checksum,
-                list_name: game.name.clone(),
-                root,
-            };
+            let tree = Tree::new(&game, hard, 6, root);
             assert_eq!(tree.verify(&game).total(), total);
             use wordle_tree::search::OpenerCost;
             assert_eq!(
@@ -243,13 +231,7 @@ fn a_deadline_settles_for_a_real_plan_within_the_proved_range() {
                         )
                         .unwrap();
                     assert_eq!(total, top.cost as u64, "{what}");
-                    let tree = Tree {
-                        hard,
-                        max_guesses: 6,
-                        list_checksum: game.checksum,
-                        list_name: game.name.clone(),
-                        root,
-                    };
+                    let tree = Tree::new(&game, hard, 6, root);
                     assert_eq!(tree.verify(&game).total(), total, "{what}");
                     if proved {
                         assert_eq!((top.lower_bound, top.cost), (exact, exact), "{what}");

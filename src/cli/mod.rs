@@ -469,13 +469,7 @@ fn solve(
     };
     let (total, root) = solver.solve_opener(opener_id, &report)?;
     bar.finish_and_clear();
-    let tree = Tree {
-        hard: ctx.hard,
-        max_guesses,
-        list_checksum: game.checksum,
-        list_name: game.name.clone(),
-        root,
-    };
+    let tree = Tree::new(game, ctx.hard, max_guesses, root);
     let replay = tree.verify(game);
     if !replay.is_valid() || replay.total() != total {
         bail!(
