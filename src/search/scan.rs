@@ -1,8 +1,9 @@
 //! Per-state scanning: everything the search learns about a state before expanding a
 //! guess. Closed forms and the table, the candidates' perfect-split check, the bound of
-//! every guess (one at a time with early rejection; 32 at a time for small states; a
-//! sieve of 32 at a time for states of up to 255 candidates under a cutoff), and the
-//! exact partition classes handed to the children.
+//! every guess (normal mode 32 at a time: by pairwise comparison for small states, a
+//! sieve for states of up to 255 candidates under a tight cutoff, per-lane bucket
+//! counts otherwise; hard mode one at a time, with early rejection), and the exact
+//! partition classes handed to the children.
 //!
 //! Invariants: a scan never expands a guess; every bound it reports is admissible
 //! (`bound.rs`); a guess is dropped only when its bound reaches the cutoff (the block
@@ -159,10 +160,80 @@ unsafe fn sieve_avx2(
     sieve(table, g0, offsets, max_repeats, rows, out)
 }
 
+/// The body of [`Solver::block_tally`]: per-lane bucket counts (`tally[lane][feedback]`,
+/// zero on entry and left zero), one candidate at a time. Unlike the pairwise kernels
+/// its work grows linearly with the candidates, and the 32 lanes' counter updates are
+/// independent (the scalar scan waits on each update before the next).
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // lane loops
+fn tally(
+    table: &[u8],
+    g0: usize,
+    offsets: &[usize],
+    max_repeats: usize,
+    tally: &mut [[u16; 256]; LANES],
+    out: &mut [Split; LANES],
+) -> u32 {
+    let n = offsets.len();
+    let mut repeats = [0u32; LANES];
+    let mut pairs = [0u32; LANES];
+    let mut green = 0u32;
+    let limit = max_repeats.min(u32::MAX as usize) as u32;
+    let mut seen = n;
+    for (j, &o) in offsets.iter().enumerate() {
+        let row: &[u8; LANES] = table[o + g0..o + g0 + LANES]
+            .try_into()
+            .expect("32 feedbacks");
+        for l in 0..LANES {
+            let f = row[l] as usize;
+            let c = tally[l][f];
+            repeats[l] += (c != 0) as u32;
+            pairs[l] += c as u32;
+            tally[l][f] = c + 1;
+            green |= ((f == Feedback::ALL_GREEN.0 as usize) as u32) << l;
+        }
+        if j % 16 == 15 && repeats.iter().all(|&r| r >= limit) {
+            seen = j + 1;
+            break;
+        }
+    }
+    for &o in &offsets[..seen] {
+        let row = &table[o + g0..o + g0 + LANES];
+        for l in 0..LANES {
+            tally[l][row[l] as usize] = 0;
+        }
+    }
+    let mut alive = 0u32;
+    for l in 0..LANES {
+        alive |= ((repeats[l] < limit) as u32) << l;
+        out[l] = Split {
+            buckets: n - repeats[l] as usize,
+            sum_squares: n as u64 + 2 * pairs[l] as u64,
+            is_candidate: green >> l & 1 == 1,
+        };
+    }
+    alive
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn tally_avx2(
+    table: &[u8],
+    g0: usize,
+    offsets: &[usize],
+    max_repeats: usize,
+    counts: &mut [[u16; 256]; LANES],
+    out: &mut [Split; LANES],
+) -> u32 {
+    tally(table, g0, offsets, max_repeats, counts, out)
+}
+
 /// The block sieve runs when a guess is dropped at this many repeats or fewer: with
-/// looser cutoffs lanes stay alive too long for the pairwise comparison (no limit
-/// at all: `solve salet` 0.13 -> 0.25 s; 16: off-tree `audio:YBBBB` 4.2 s, 64: 3.7 s).
-const SIEVE_MAX_REPEATS: usize = 64;
+/// looser cutoffs lanes stay alive too long for the pairwise comparison, and the
+/// block tally (linear in the candidates) does better. Measured against 64 (tally
+/// above): off-tree `goosy:BBBBB` 7.1 -> 5.6 s, `audio:YBBBB` 2.07 -> 1.91 s, `solve
+/// trace` unchanged; 8 or 32 are slower on one or the other.
+const SIEVE_MAX_REPEATS: usize = 16;
 
 /// The sieve's per-lane counts are bytes: states of at most this many candidates.
 const SIEVE_MAX_N: usize = 255;
@@ -422,21 +493,24 @@ impl Solver<'_> {
         let mut rejected = INFEASIBLE; // least bound of the guesses not in `order`
         let mut incumbent: (u32, Option<GuessId>) = (INFEASIBLE, None);
         ctr.scanned += (parent_allowed.len() * n) as u64;
-        // Small states in normal mode: every guess, 32 at a time (masked to the
-        // parent's classes). Larger states with a tight cutoff (normal mode): most
-        // guesses are dropped after a few candidates, so blocks of 32 guesses are first
-        // sieved together ([`Solver::block_sieve`]), which also counts the survivors'
-        // buckets. Otherwise, and for the guesses past the last whole block, one guess
-        // at a time.
+        // Normal mode: every guess, 32 at a time (masked to the parent's classes).
+        // Small states by pairwise comparison; larger ones with a tight cutoff, where
+        // most guesses are dropped after a few candidates, by the sieve
+        // ([`Solver::block_sieve`]); the rest by per-lane bucket counts
+        // ([`Solver::block_tally`]). Hard mode (whose allowed guesses vary by state),
+        // and the guesses past the last whole block, one guess at a time.
         let blocks = !hard && n <= BLOCK_MAX;
         let sieve = !hard && !blocks && n <= SIEVE_MAX_N && max_repeats <= SIEVE_MAX_REPEATS;
         let whole = self.game.n_guesses() / LANES * LANES;
-        let block_end = if blocks || sieve { whole } else { 0 };
-        let singles = if blocks || sieve {
-            &self.all_guesses[whole..]
-        } else {
+        let block_end = if hard { 0 } else { whole };
+        let singles = if hard {
             parent_allowed
+        } else {
+            &self.all_guesses[whole..]
         };
+        if !hard && !blocks && !sieve && level.tally.len() < LANES {
+            level.tally.resize(LANES, [0; 256]);
+        }
         let mut single = singles.iter();
         let mut block = [Split::default(); LANES];
         let mut g_next = 0usize;
@@ -463,9 +537,12 @@ impl Solver<'_> {
                         kept |= ((n - split.buckets < max_repeats) as u32) << l;
                     }
                     kept
-                } else {
+                } else if sieve {
                     let (offsets, rows) = (&level.offsets, &mut level.rows);
                     self.block_sieve(base, offsets, max_repeats, rows, &mut block)
+                } else {
+                    let counts = (&mut level.tally[..LANES]).try_into().expect("32 lanes");
+                    self.block_tally(base, &level.offsets, max_repeats, counts, &mut block)
                 };
                 live = handed_bits & kept;
                 if handed_bits & !kept != 0 {
@@ -478,7 +555,7 @@ impl Solver<'_> {
                 if hard && !demand.allows(&self.sigs[g as usize]) {
                     continue;
                 }
-                if (blocks || sieve) && !handed(g as usize) {
+                if !hard && !handed(g as usize) {
                     continue;
                 }
                 let Some(split) =
@@ -699,6 +776,27 @@ impl Solver<'_> {
         sieve(&self.by_answer, g0, offsets, max_repeats, rows, out)
     }
 
+    /// The guesses `g0..g0 + 32` with fewer than `max_repeats` repeats on the
+    /// candidates at `offsets` (a bit per guess), and for every lane its split in
+    /// `out` (meaningful for the kept ones), from per-lane bucket counts in `counts`
+    /// (zero on entry, left zero). For the states too large for the pairwise kernels
+    /// or under a loose cutoff; stops once every lane has reached `max_repeats`.
+    pub(super) fn block_tally(
+        &self,
+        g0: usize,
+        offsets: &[usize],
+        max_repeats: usize,
+        counts: &mut [[u16; 256]; LANES],
+        out: &mut [Split; LANES],
+    ) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { tally_avx2(&self.by_answer, g0, offsets, max_repeats, counts, out) };
+        }
+        tally(&self.by_answer, g0, offsets, max_repeats, counts, out)
+    }
+
     /// Fills `level.allowed` with the guesses the children need: in normal mode one
     /// guess per partition class of the state (compared exactly, by canonical labels:
     /// bucket numbers in order of first appearance); in hard mode every allowed guess.
@@ -766,13 +864,13 @@ mod tests {
     use crate::search::Config;
     use crate::table::FeedbackTable;
 
-    /// The block sieve keeps exactly the guesses the scalar scan keeps (it counts the
-    /// same repeats; stopping early only when every lane is already dropped), and the
-    /// block scan (both instruction sets) matches the scalar counts, on random states
-    /// of the full lists.
+    /// The block sieve and the block tally keep exactly the guesses the scalar scan
+    /// keeps (they count the same repeats, stopping early only when every lane is
+    /// already dropped) with the same counts, and the block scan (both instruction
+    /// sets) matches the scalar counts, on random states of the full lists.
     #[test]
     #[allow(clippy::needless_range_loop)] // lanes index several arrays
-    fn block_sieve_and_block_scan_match_the_scalar_scan() {
+    fn block_kernels_match_the_scalar_scan() {
         let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
         let table = FeedbackTable::build(&game);
         let solver = Solver::new(&game, &table, Config::default());
@@ -786,17 +884,25 @@ mod tests {
         };
         let mut counts = vec![0u32; FEEDBACKS];
         let mut rows = Vec::new();
+        let mut tally_counts = [[0u16; 256]; LANES];
         for round in 0..60 {
-            // Candidates from a window of the list (shared letters, many repeats).
-            let n = 3 + next(200);
-            let start = next(game.n_answers() - 400);
-            let mut ids: Vec<AnswerId> = (0..n).map(|_| (start + next(400)) as AnswerId).collect();
+            // Candidates from a window of the list (shared letters, many repeats);
+            // every fourth round a large state, for the tally alone.
+            let (n, width) = if round % 4 == 3 {
+                (300 + next(700), 1500)
+            } else {
+                (3 + next(200), 400)
+            };
+            let start = next(game.n_answers() - width);
+            let mut ids: Vec<AnswerId> =
+                (0..n).map(|_| (start + next(width)) as AnswerId).collect();
             ids.sort_unstable();
             ids.dedup();
+            let n = ids.len();
             let offsets: Vec<usize> = ids.iter().map(|&a| a as usize * stride).collect();
             for _ in 0..8 {
                 let g0 = next(stride / LANES) * LANES;
-                for max_repeats in [1, 2, 3, 5, 8, 16] {
+                for max_repeats in [1, 2, 3, 5, 8, 16].into_iter().filter(|_| n <= SIEVE_MAX_N) {
                     let mut sieved = [Split::default(); LANES];
                     let mask =
                         solver.block_sieve(g0, &offsets, max_repeats, &mut rows, &mut sieved);
@@ -818,6 +924,42 @@ mod tests {
                             "round {round}, n {}, guess {g}, max repeats {max_repeats}",
                             ids.len()
                         );
+                    }
+                }
+                for max_repeats in [1, 5, 16, 40, usize::MAX] {
+                    let mut tallied = [Split::default(); LANES];
+                    let mask = solver.block_tally(
+                        g0,
+                        &offsets,
+                        max_repeats,
+                        &mut tally_counts,
+                        &mut tallied,
+                    );
+                    assert!(tally_counts.iter().all(|lane| lane.iter().all(|&c| c == 0)));
+                    // The plain build of the kernel (the above may be the AVX2 one).
+                    let mut plain = [Split::default(); LANES];
+                    let plain_mask = tally(
+                        &solver.by_answer,
+                        g0,
+                        &offsets,
+                        max_repeats,
+                        &mut tally_counts,
+                        &mut plain,
+                    );
+                    assert_eq!(plain_mask, mask);
+                    for l in 0..LANES {
+                        let g = (g0 + l) as GuessId;
+                        let scan = solver.bound_scan(g, &offsets, &mut counts, max_repeats);
+                        assert_eq!(mask >> l & 1 == 1, scan.is_some(), "guess {g}");
+                        if let Some(want) = scan {
+                            for got in [tallied[l], plain[l]] {
+                                assert_eq!(
+                                    (got.buckets, got.sum_squares, got.is_candidate),
+                                    (want.buckets, want.sum_squares, want.is_candidate),
+                                    "guess {g}, max repeats {max_repeats}"
+                                );
+                            }
+                        }
                     }
                 }
                 if ids.len() <= BLOCK_MAX {

@@ -31,6 +31,8 @@ pub(crate) struct Level {
     pub(super) expanded_labels: Vec<u8>,
     /// The candidates' feedback rows of a block sieve.
     pub(super) rows: Vec<[u8; 32]>,
+    /// Per-lane bucket counts of a block tally (32 lanes once used; kept zero).
+    pub(super) tally: Vec<[u16; 256]>,
     /// The most buckets any guess scanned here makes (`usize::MAX` if unknown): the
     /// children's split bound rests on it, so it starts unknown, never 0.
     pub(super) max_split: usize,
@@ -49,6 +51,7 @@ impl Default for Level {
             expanded: Vec::new(),
             expanded_labels: Vec::new(),
             rows: Vec::new(),
+            tally: Vec::new(),
             max_split: usize::MAX,
         }
     }
