@@ -264,7 +264,8 @@ impl<'a> Solver<'a> {
 
     /// [`Solver::run_parallel`], optionally with a deadline: once it has passed and a
     /// guess has been solved, no further guess is taken (the ones being expanded
-    /// finish), and the result says how far the proof got.
+    /// finish, all of them under a cutoff: until the first cost is known, only one
+    /// guess is expanded at a time), and the result says how far the proof got.
     fn run_top(
         &self,
         ids: &[AnswerId],
@@ -320,6 +321,13 @@ impl<'a> Solver<'a> {
         let proved = std::sync::atomic::AtomicU32::new(prep.rejected);
         let next = std::sync::atomic::AtomicUsize::new(0);
         let cut_short = AtomicBool::new(false);
+        let uncut = AtomicBool::new(false);
+        struct Release<'f>(&'f AtomicBool);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Release);
+            }
+        }
         (0..threads).into_par_iter().for_each(|_| {
             let mut mine = self.scratch(left);
             let mut ctr = Counters::default();
@@ -329,11 +337,30 @@ impl<'a> Solver<'a> {
             let Scratch { levels, classes } = &mut *mine;
             let (level, deeper) = levels.split_first_mut().expect("levels");
             loop {
-                if deadline.is_some_and(|d| {
-                    best.load(Ordering::Relaxed) >> 16 < INFEASIBLE as u64 && Instant::now() >= d
-                }) {
-                    cut_short.store(true, Ordering::Relaxed);
-                    break;
+                // Frees the one-uncut-guess slot at the end of this turn, if taken.
+                let mut _slot = None;
+                if let Some(d) = deadline {
+                    if self.stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let known = best.load(Ordering::Relaxed) >> 16 < INFEASIBLE as u64;
+                    if known && Instant::now() >= d {
+                        cut_short.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    // Until a first cost is known, one guess at a time: a guess taken
+                    // without a cutoff is solved in full, and after the deadline the
+                    // answer would wait for it.
+                    if !known {
+                        if uncut
+                            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                            .is_err()
+                        {
+                            std::thread::sleep(std::time::Duration::from_micros(200));
+                            continue;
+                        }
+                        _slot = Some(Release(&uncut));
+                    }
                 }
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&key) = root.order.get(k) else { break };
