@@ -27,11 +27,17 @@ fn objectives(rng: &mut Rng, game: &Game, max: u8) -> Vec<Objective> {
 fn check_game(seed: u64, answers: usize, guesses: usize, max: u8, hard: bool) {
     let mut rng = Rng(seed);
     let game = random_game(&mut rng, answers, guesses);
-    let table = FeedbackTable::build(&game);
+    check_against_brute_force(seed, &mut rng, &game, max, hard);
+}
+
+/// The solver (table on and off) against the brute force on `game`, for every
+/// objective; for the total, the tree it builds replays to its cost.
+fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, hard: bool) {
+    let table = FeedbackTable::build(game);
     let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
-    for obj in objectives(&mut rng, &game, max) {
+    for obj in objectives(rng, game, max) {
         let want = brute(
-            &game,
+            game,
             &table,
             &obj,
             max,
@@ -47,7 +53,7 @@ fn check_game(seed: u64, answers: usize, guesses: usize, max: u8, hard: bool) {
                 objective: obj.clone(),
                 ..Config::default()
             };
-            let solver = Solver::new(&game, &table, config);
+            let solver = Solver::new(game, &table, config);
             let got = solver
                 .cost(&ids, max, &Revealed::default())
                 .unwrap()
@@ -60,8 +66,8 @@ fn check_game(seed: u64, answers: usize, guesses: usize, max: u8, hard: bool) {
             );
             if got < INFEASIBLE as u64 && obj == Objective::total() {
                 let root = solver.build(&ids, max, &Revealed::default());
-                let tree = Tree::new(&game, hard, max, root);
-                let replay = tree.verify(&game);
+                let tree = Tree::new(game, hard, max, root);
+                let replay = tree.verify(game);
                 assert!(replay.is_valid(), "seed {seed}: {:?}", replay.problems);
                 assert_eq!(
                     replay.total(),
@@ -119,32 +125,7 @@ fn solver_equals_brute_force_on_clustered_games() {
         guesses.sort();
         guesses.dedup();
         let game = Game::from_words(&answers, &guesses);
-        let table = FeedbackTable::build(&game);
-        let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
-        let max = 6;
-        let hard = seed % 2 == 0;
-        for obj in objectives(&mut rng, &game, max) {
-            let want = brute(
-                &game,
-                &table,
-                &obj,
-                max,
-                &ids,
-                1,
-                hard.then(Revealed::default),
-            );
-            let config = Config {
-                max_guesses: max,
-                hard,
-                objective: obj.clone(),
-                ..Config::default()
-            };
-            let got = Solver::new(&game, &table, config)
-                .cost(&ids, max, &Revealed::default())
-                .unwrap()
-                .map_or(INFEASIBLE as u64, |v| v as u64);
-            assert_eq!(got, want, "seed {seed}, hard {hard}, {answers:?}, {obj:?}");
-        }
+        check_against_brute_force(seed, &mut rng, &game, 6, seed % 2 == 0);
     }
 }
 

@@ -48,6 +48,25 @@ impl Guesses<'_> {
     }
 }
 
+/// Calls the lane kernel `$kernel` with `$arg`s (of types `$ty`), compiled for AVX2
+/// when the CPU has it (the lane loops become 32-byte vector instructions), else as
+/// built. Expands to the enclosing function's result.
+macro_rules! with_avx2 {
+    ($kernel:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {{
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2($($arg: $ty),*) -> $ret {
+            $kernel($($arg),*)
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { avx2($($arg),*) };
+        }
+        $kernel($($arg),*)
+    }};
+}
+
 /// States with at most this many candidates are scanned 32 guesses at a time by
 /// pairwise comparison (the pair count per lane must fit a byte: 22 * 21 / 2 = 231).
 pub(super) const BLOCK_MAX: usize = 22;
@@ -89,12 +108,6 @@ fn block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split;
             is_candidate: green[l] != 0,
         };
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn block_scan_avx2(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split; LANES]) {
-    block_scan_body(table, g0, offsets, out)
 }
 
 /// The body of [`Solver::block_sieve`] over the answer-major `table`.
@@ -145,19 +158,6 @@ fn sieve(
         };
     }
     alive
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn sieve_avx2(
-    table: &[u8],
-    g0: usize,
-    offsets: &[usize],
-    max_repeats: usize,
-    rows: &mut Vec<[u8; LANES]>,
-    out: &mut [Split; LANES],
-) -> u32 {
-    sieve(table, g0, offsets, max_repeats, rows, out)
 }
 
 /// The body of [`Solver::block_tally`]: per-lane bucket counts (`tally[lane][feedback]`,
@@ -213,19 +213,6 @@ fn tally(
         };
     }
     alive
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn tally_avx2(
-    table: &[u8],
-    g0: usize,
-    offsets: &[usize],
-    max_repeats: usize,
-    counts: &mut [[u16; 256]; LANES],
-    out: &mut [Split; LANES],
-) -> u32 {
-    tally(table, g0, offsets, max_repeats, counts, out)
 }
 
 /// The block sieve runs when a guess is dropped at this many repeats or fewer: with
@@ -744,13 +731,8 @@ impl Solver<'_> {
     /// one had: buckets = n - repeats) and equal pairs (sum of squares = n + 2 pairs)
     /// without the dependent counter updates of the scalar scan. Needs n <= BLOCK_MAX.
     pub(super) fn block_scan(&self, g0: usize, offsets: &[usize], out: &mut [Split; LANES]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe { block_scan_avx2(&self.by_answer, g0, offsets, out) };
-            return;
-        }
-        block_scan_body(&self.by_answer, g0, offsets, out)
+        let table = &self.by_answer[..];
+        with_avx2!(block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split; LANES]) -> ())
     }
 
     /// The guesses `g0..g0 + 32` with fewer than `max_repeats` repeats on the
@@ -768,12 +750,15 @@ impl Solver<'_> {
         out: &mut [Split; LANES],
     ) -> u32 {
         debug_assert!(max_repeats <= SIEVE_MAX_REPEATS);
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { sieve_avx2(&self.by_answer, g0, offsets, max_repeats, rows, out) };
-        }
-        sieve(&self.by_answer, g0, offsets, max_repeats, rows, out)
+        let table = &self.by_answer[..];
+        with_avx2!(sieve(
+            table: &[u8],
+            g0: usize,
+            offsets: &[usize],
+            max_repeats: usize,
+            rows: &mut Vec<[u8; LANES]>,
+            out: &mut [Split; LANES]
+        ) -> u32)
     }
 
     /// The guesses `g0..g0 + 32` with fewer than `max_repeats` repeats on the
@@ -789,12 +774,15 @@ impl Solver<'_> {
         counts: &mut [[u16; 256]; LANES],
         out: &mut [Split; LANES],
     ) -> u32 {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { tally_avx2(&self.by_answer, g0, offsets, max_repeats, counts, out) };
-        }
-        tally(&self.by_answer, g0, offsets, max_repeats, counts, out)
+        let table = &self.by_answer[..];
+        with_avx2!(tally(
+            table: &[u8],
+            g0: usize,
+            offsets: &[usize],
+            max_repeats: usize,
+            counts: &mut [[u16; 256]; LANES],
+            out: &mut [Split; LANES]
+        ) -> u32)
     }
 
     /// Fills `level.allowed` with the guesses the children need: in normal mode one
