@@ -28,7 +28,6 @@
 pub mod analysis;
 pub mod candidates;
 pub mod check;
-pub mod cli;
 pub mod feedback;
 pub mod format;
 pub mod game;

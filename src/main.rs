@@ -1,6 +1,8 @@
 //! The `wordle-tree` binary: parses arguments, runs the command, maps errors to exit
 //! codes (2 for usage and input errors, 1 for a refuted claim).
 
+mod cli;
+
 fn main() -> std::process::ExitCode {
     // Rust ignores SIGPIPE, so printing into a closed pipe (`| head`) would panic;
     // the default action ends the process quietly, as Unix tools do.
@@ -9,7 +11,7 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    match wordle_tree::cli::run() {
+    match cli::run() {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");

@@ -1,12 +1,12 @@
-//! `check`: proves or refutes depth claims (see `crate::check`).
+//! `check`: proves or refutes depth claims (see `wordle_tree::check`).
 
 use super::{allowed_guess, describe, mode_name, progress_bar, Ctx};
-use crate::check::{self, Verdict};
-use crate::format::{self, file};
-use crate::game::GuessId;
-use crate::table::FeedbackTable;
-use crate::tree::histogram_text;
-use crate::word::Word;
+use wordle_tree::check::{self, Verdict};
+use wordle_tree::format::{self, file};
+use wordle_tree::game::GuessId;
+use wordle_tree::table::FeedbackTable;
+use wordle_tree::tree::histogram_text;
+use wordle_tree::word::Word;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -166,7 +166,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
                     .collect();
                 println!(
                     "evidence: after {opener_word}:{} the {} candidates cannot all be found within {} more guess(es): {}{}",
-                    crate::feedback::Feedback(e.feedback),
+                    wordle_tree::feedback::Feedback(e.feedback),
                     e.candidates.len(),
                     e.left,
                     words.join(" "),
@@ -182,7 +182,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
     }
 }
 
-fn save(out: Option<&Path>, tree: &crate::tree::Tree) -> Result<()> {
+fn save(out: Option<&Path>, tree: &wordle_tree::tree::Tree) -> Result<()> {
     if let Some(path) = out {
         file::save(tree, path)?;
         println!("tree written to {}", path.display());

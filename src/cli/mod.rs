@@ -5,13 +5,13 @@
 mod next;
 mod openers;
 
-use crate::analysis::{self, Metric};
-use crate::format::{self, file, text};
-use crate::game::{AnswerId, Game, GuessId, ListSource};
-use crate::search::{Config, Solver};
-use crate::table::FeedbackTable;
-use crate::tree::{histogram_text, Tree};
-use crate::word::Word;
+use wordle_tree::analysis::{self, Metric};
+use wordle_tree::format::{self, file, text};
+use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
+use wordle_tree::search::{Config, Solver};
+use wordle_tree::table::FeedbackTable;
+use wordle_tree::tree::{histogram_text, Tree};
+use wordle_tree::word::Word;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -147,7 +147,7 @@ enum Command {
         results: PathBuf,
         /// Run only shard i of n (1-based), e.g. 3/8.
         #[arg(long, value_parser = openers::parse_shard, value_name = "I/N")]
-        shard: Option<crate::openers::Shard>,
+        shard: Option<wordle_tree::openers::Shard>,
         /// Openers to consider, one per line (default: every allowed guess).
         #[arg(long)]
         openers: Option<PathBuf>,
@@ -583,17 +583,17 @@ fn bench_off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
         let word = game.guesses[opener as usize];
         let mut worst: (f64, String, usize) = (0.0, String::new(), 0);
         let start = Instant::now();
-        for (f, bucket) in crate::candidates::partition(&table, opener, &ids) {
-            let feedback = crate::feedback::Feedback(f);
+        for (f, bucket) in wordle_tree::candidates::partition(&table, opener, &ids) {
+            let feedback = wordle_tree::feedback::Feedback(f);
             if feedback.is_all_green() {
                 continue;
             }
-            let revealed = crate::hard::Revealed::default().after(word, feedback);
+            let revealed = wordle_tree::hard::Revealed::default().after(word, feedback);
             let t = Instant::now();
-            crate::play::solve_off_tree(
+            wordle_tree::play::solve_off_tree(
                 game,
                 &bucket,
-                crate::check::GAME_LIMIT - 1,
+                wordle_tree::check::GAME_LIMIT - 1,
                 &revealed,
                 ctx.hard,
                 ctx.stop,
@@ -697,7 +697,7 @@ fn bench(ctx: &Ctx, full: bool) -> Result<ExitCode> {
     for depth in [5u8, 4] {
         let g = allowed_guess(game, "salet", "opener")?;
         let t = Instant::now();
-        let solver = crate::check::within_solver(game, &table, depth, false, ctx.stop);
+        let solver = wordle_tree::check::within_solver(game, &table, depth, false, ctx.stop);
         let setup = t.elapsed().as_secs_f64();
         let t = Instant::now();
         let failing = solver.first_infeasible_bucket(g, &ids, depth, &Default::default())?;

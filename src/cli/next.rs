@@ -1,6 +1,6 @@
 //! The `next`, `path` and `play` commands: advice from a stored tree (the shipped one
 //! for the lists and mode in use unless `--tree` is given), solved exactly when the
-//! history leaves the tree. The logic is in [`crate::play`]; this file finds and
+//! history leaves the tree. The logic is in [`wordle_tree::play`]; this file finds and
 //! checks the tree, reads the player's lines and prints.
 //!
 //! A cold `next` on the tree loads the lists (1.6 ms) and the tree (0.13 ms), checks
@@ -9,11 +9,11 @@
 //! when the history has left the tree.
 
 use super::{allowed_guess, mode_name, Ctx};
-use crate::feedback::Feedback;
-use crate::format::file;
-use crate::game::{AnswerId, Game};
-use crate::play::{self, Advice, AdviceError, Move, Proof, Source, Step};
-use crate::tree::Tree;
+use wordle_tree::feedback::Feedback;
+use wordle_tree::format::file;
+use wordle_tree::game::{AnswerId, Game};
+use wordle_tree::play::{self, Advice, AdviceError, Move, Proof, Source, Step};
+use wordle_tree::tree::Tree;
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -166,7 +166,7 @@ impl<'a> Helper<'a> {
             advice
         })?;
         if self.ctx.stop.load(Ordering::Relaxed) {
-            return Err(AdviceError::Solve(crate::search::SolveError::Interrupted));
+            return Err(AdviceError::Solve(wordle_tree::search::SolveError::Interrupted));
         }
         Ok(advice)
     }
@@ -482,7 +482,7 @@ fn read_step(game: &Game, text: &str, suggested: u16) -> Reply {
                 feedback,
             }),
             // A word the player typed alone: ask for its feedback too.
-            Err(_) if crate::word::Word::parse(f).is_ok_and(|w| game.guess_id(w).is_some()) => {
+            Err(_) if wordle_tree::word::Word::parse(f).is_ok_and(|w| game.guess_id(w).is_some()) => {
                 Reply::Bad(format!(
                     "'{f}' is not a feedback; if you played it, add its feedback: '{f} BYBBG'"
                 ))

@@ -1,9 +1,9 @@
 //! The `openers` command: exact totals for many openers, resumable and shardable (see
-//! `crate::openers`); the progress bar, the timing report and the ranking table.
+//! `wordle_tree::openers`); the progress bar, the timing report and the ranking table.
 
 use super::{describe, peak_memory_mib, Ctx};
-use crate::openers::{self, ResultsDir, Settings, Shard, Tally};
-use crate::table::FeedbackTable;
+use wordle_tree::openers::{self, ResultsDir, Settings, Shard, Tally};
+use wordle_tree::table::FeedbackTable;
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
