@@ -236,6 +236,11 @@ impl FeedbackTable {
         self.n_answers
     }
 
+    /// The number of guesses (rows); 0 when there are no answers.
+    pub fn n_guesses(&self) -> usize {
+        self.data.len().checked_div(self.n_answers).unwrap_or(0)
+    }
+
     /// The same feedback answer-major: `out[a * n_guesses + g]`, for scans that fix a
     /// few answers and walk guesses. Transposed in 16 x 16 tiles, each in registers
     /// (SSE2 on x86_64), parallel over bands of answers; the ragged edges are copied
@@ -245,7 +250,7 @@ impl FeedbackTable {
     /// measured the same.
     pub fn answer_major(&self) -> Vec<u8> {
         let n_answers = self.n_answers;
-        let n_guesses = self.data.len().checked_div(n_answers).unwrap_or(0);
+        let n_guesses = self.n_guesses();
         let mut out = table_buffer(n_answers * n_guesses);
         if out.is_empty() {
             return out;

@@ -2,15 +2,21 @@
 //! evaluation of one guess bucket by bucket under a cutoff, and the feasibility
 //! shortcut (try the best-splitting answers before scanning every guess).
 //!
-//! Invariants: `search` returns the exact cost when it is below `beta`, else a lower
-//! bound of at least `beta`, and stores exactly that in the table; a guess is abandoned
+//! Invariants: `search` returns the exact cost when it is below `cutoff`, else a lower
+//! bound of at least `cutoff`, and stores exactly that in the table; a guess is abandoned
 //! only when its partial sum plus the bounds of its remaining buckets reaches the
 //! cutoff, so no better guess is ever cut.
 
 use super::bound::{add, INFEASIBLE};
-use super::scan::{
-    row_has_green, sorted_prefix, Guesses, Head, Prepared, Scanned, Split, BLOCK_MAX, LANES,
-};
+use super::kernels::{Split, BLOCK_MAX, LANES};
+use super::scan::{row_has_green, sorted_prefix, Head, Prepared, Scanned};
+use super::scratch::Level;
+use super::state::{Guesses, State, Work};
+use super::tt::{Bound, Key};
+use super::Solver;
+use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::GuessId;
+use std::sync::atomic::Ordering;
 
 /// States of at most this many candidates (normal mode) hand every guess to their
 /// children instead of one per partition class: the children's block scans and
@@ -21,68 +27,48 @@ const HAND_ALL_MAX: usize = 64;
 
 /// Guesses [`Solver::first_fit`] expands before giving up on the shortcut.
 const FIRST_FIT: usize = 2;
-use super::scratch::{Classes, Level};
-use super::tt::Bound;
-use super::{Counters, Solver};
-use crate::feedback::{Feedback, FEEDBACKS};
-use crate::game::{AnswerId, GuessId};
-use crate::hard::Revealed;
-use std::sync::atomic::Ordering;
 
 impl Solver<'_> {
     /// Branch and bound (see the module doc). Returns the exact cost and the best guess
-    /// when the cost is below `beta`; otherwise a lower bound `>= beta` and `None`.
-    /// `parent` holds a guess of every class the parent found (or every guess).
-    #[allow(clippy::too_many_arguments)]
+    /// when the cost is below `cutoff`; otherwise a lower bound `>= cutoff` and `None`.
+    /// `st.handed` holds a guess of every class the parent found (or every guess).
     pub(super) fn search(
         &self,
-        ids: &[AnswerId],
-        left: u8,
-        revealed: &Revealed,
-        parent: Guesses,
-        beta: u32,
-        levels: &mut [Level],
-        classes: &mut Classes,
-        ctr: &mut Counters,
+        st: &State,
+        cutoff: u32,
+        work: &mut Work,
     ) -> (u32, Option<GuessId>) {
-        let (level, deeper) = levels.split_first_mut().expect("a level per guess left");
-        let head = match self.scan_head(ids, left, revealed, parent, beta, level, ctr) {
+        let head = match self.scan_head(st, cutoff, work) {
             Ok(head) => head,
             Err(Scanned::Done(v, g)) => return (v, g),
             Err(Scanned::Expand(_)) => unreachable!("the head settles a state or defers it"),
         };
-        if let Some(g) = self.first_fit(
-            ids, revealed, parent, beta, head, level, deeper, classes, ctr,
-        ) {
-            return self.finish(
-                ids,
-                left,
-                head.hard_key,
-                beta,
-                head.lb,
-                head.lb,
-                Some(g),
-                beta,
-            );
+        let key = Key {
+            ids: st.ids,
+            left: st.left,
+            hard: head.hard_key,
+        };
+        if let Some(g) = self.first_fit(st, cutoff, head, work) {
+            return self.finish(&key, cutoff, head.lb, (head.lb, Some(g)), cutoff);
         }
         let Prepared {
             w,
             lb,
             incumbent,
             rejected,
-            hard_key,
-        } = match self.scan_guesses(ids, revealed, parent, beta, head, level, ctr) {
+            ..
+        } = match self.scan_guesses(st, cutoff, head, work) {
             Scanned::Done(v, g) => return (v, g),
             Scanned::Expand(p) => p,
         };
-        let parent_allowed = parent.list;
+        let ids = st.ids;
         let n = ids.len();
         let hard = self.config.hard;
         // Step 3: expand guesses in order of bound.
-        let (mut best, mut best_guess) = if incumbent.0 < beta {
+        let (mut best, mut best_guess) = if incumbent.0 < cutoff {
             incumbent
         } else {
-            (beta, None)
+            (cutoff, None)
         };
         // The least lower bound among guesses that lost.
         let mut proved = rejected;
@@ -92,30 +78,31 @@ impl Solver<'_> {
         // more than they save there (check within 5: 0.154 s -> 0.121 s).
         let mut classified = false;
         let small = !hard && (n <= HAND_ALL_MAX || self.config.objective.unit == 0);
+        let (level, mut below) = work.split();
         level.expanded.clear();
         level.expanded_labels.clear();
         let mut sorted = 0;
         for k in 0..level.order.len() {
             sorted_prefix(&mut level.order, k, &mut sorted);
-            let key = level.order[k];
-            let glb = (key >> 64) as u32;
-            let g = (key & 0xffff) as GuessId;
+            let packed = level.order[k];
+            let glb = (packed >> 64) as u32;
+            let g = (packed & 0xffff) as GuessId;
             if glb >= best {
                 proved = proved.min(glb);
                 break;
             }
-            if key >> 16 & 1 == 1 {
+            if packed >> 16 & 1 == 1 {
                 continue; // a perfect split: its bound is its cost, the incumbent is best
             }
-            if !hard && self.expanded_before(g, ids, level) {
+            if !hard && self.expanded_before(g, level) {
                 continue; // splits exactly like a guess already expanded here
             }
-            ctr.expansions += 1;
+            below.ctr.expansions += 1;
             if !classified && !small {
-                self.classify(ids, revealed, parent_allowed, level, classes);
+                self.classify(st, level, below.classes);
                 classified = true;
             }
-            let v = self.expand(g, ids, w, left, revealed, best, level, deeper, classes, ctr);
+            let v = self.expand(g, st, w, best, level, &mut below);
             if v < best {
                 best = v;
                 best_guess = Some(g);
@@ -126,7 +113,7 @@ impl Solver<'_> {
         if self.stop.load(Ordering::Relaxed) {
             return (INFEASIBLE, None);
         }
-        self.finish(ids, left, hard_key, beta, lb, best, best_guess, proved)
+        self.finish(&key, cutoff, lb, (best, best_guess), proved)
     }
 
     /// Feasibility shortcut (pure feasibility objective, normal mode, three or more
@@ -137,25 +124,16 @@ impl Solver<'_> {
     /// time settles the state (every tree in time costs the state's bound, 0); if none
     /// does, the full scan follows and finds their failed buckets in the table.
     /// Returns the guess that finished.
-    #[allow(clippy::too_many_arguments)]
-    fn first_fit(
-        &self,
-        ids: &[AnswerId],
-        revealed: &Revealed,
-        parent: Guesses,
-        beta: u32,
-        head: Head,
-        level: &mut Level,
-        deeper: &mut [Level],
-        classes: &mut Classes,
-        ctr: &mut Counters,
-    ) -> Option<GuessId> {
+    fn first_fit(&self, st: &State, cutoff: u32, head: Head, work: &mut Work) -> Option<GuessId> {
         let obj = &self.config.objective;
+        let (ids, parent) = (st.ids, st.handed);
         let n = ids.len();
         if obj.unit != 0 || obj.has_penalty() || self.config.hard || head.left < 3 {
             return None;
         }
         let handed = |g: usize| parent.has(g);
+        let (level, mut below) = work.split();
+        let ctr = &mut *below.ctr;
         let answers = self.game.n_answers();
         let pool_end = parent.list.partition_point(|&g| (g as usize) < answers);
         level.order.clear();
@@ -163,7 +141,7 @@ impl Solver<'_> {
             // The answers 32 at a time (the few past the last whole block left out).
             let mut block = [Split::default(); LANES];
             for g0 in (0..answers / LANES * LANES).step_by(LANES) {
-                self.block_scan(g0, &level.offsets, &mut block);
+                self.rows.block_scan(g0, &level.offsets, &mut block);
                 ctr.scanned += (LANES * n) as u64;
                 for (l, split) in block.iter().enumerate() {
                     if handed(g0 + l) && (split.buckets > 1 || split.is_candidate) {
@@ -180,6 +158,7 @@ impl Solver<'_> {
             }
             ctr.scanned += n as u64;
             let split = self
+                .rows
                 .bound_scan(g, &level.offsets, &mut level.counts, usize::MAX)
                 .expect("no early rejection without a limit");
             if split.buckets > 1 || split.is_candidate {
@@ -198,10 +177,8 @@ impl Solver<'_> {
         level.max_split = usize::MAX;
         for k in 0..tries {
             let g = (level.order[k] & 0xffff) as GuessId;
-            ctr.expansions += 1;
-            let v = self.expand(
-                g, ids, head.w, head.left, revealed, beta, level, deeper, classes, ctr,
-            );
+            below.ctr.expansions += 1;
+            let v = self.expand(g, st, head.w, cutoff, level, &mut below);
             if v <= head.lb {
                 return Some(g);
             }
@@ -211,28 +188,24 @@ impl Solver<'_> {
 
     /// Stores and returns what a search of the state proved: `best` reached by
     /// `best_guess`, or else the least bound `proved` of the guesses that lost.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn finish(
         &self,
-        ids: &[AnswerId],
-        left: u8,
-        hard_key: u128,
-        beta: u32,
+        key: &Key,
+        cutoff: u32,
         lb: u32,
-        best: u32,
-        best_guess: Option<GuessId>,
+        (best, best_guess): (u32, Option<GuessId>),
         proved: u32,
     ) -> (u32, Option<GuessId>) {
         match best_guess {
             Some(g) => {
                 debug_assert!(best >= lb, "a bound never exceeds a found cost");
-                self.tt.store(ids, left, hard_key, Bound::Exact(best, g));
+                self.tt.store(key, Bound::Exact(best, g));
                 (best, Some(g))
             }
             None => {
                 let v = proved.max(lb);
-                debug_assert!(v >= beta);
-                self.tt.store(ids, left, hard_key, Bound::Lower(v));
+                debug_assert!(v >= cutoff);
+                self.tt.store(key, Bound::Lower(v));
                 (v, None)
             }
         }
@@ -240,28 +213,21 @@ impl Solver<'_> {
 
     /// True when `g` splits `ids` exactly like a guess already expanded at this state
     /// (same canonical labels, compared in full); otherwise records its class.
-    pub(super) fn expanded_before(&self, g: GuessId, ids: &[AnswerId], level: &mut Level) -> bool {
-        let row = self.table.row(g);
-        if row_has_green(row, ids) {
-            return false; // a candidate's green answer sets it apart from every other guess
-        }
-        let counts: &mut [u32; FEEDBACKS] =
-            level.counts.as_mut_slice().try_into().expect("243 slots");
+    pub(super) fn expanded_before(&self, g: GuessId, level: &mut Level) -> bool {
+        let n = level.offsets.len();
         let start = level.expanded_labels.len();
-        let (mut buckets, mut hash) = (0u32, 0u64);
-        for &a in ids {
-            let c = &mut counts[row[a as usize] as usize];
-            if *c == 0 {
-                buckets += 1;
-                *c = buckets;
-            }
-            level.expanded_labels.push(*c as u8);
-            hash = (hash ^ *c as u64).wrapping_mul(0x0100_0000_01b3);
+        level.expanded_labels.resize(start + n, 0);
+        let (_, hash, is_candidate) = self.rows.labels(
+            g,
+            &level.offsets,
+            &mut level.counts,
+            &mut level.expanded_labels[start..],
+        );
+        if is_candidate {
+            // A candidate's green answer sets it apart from every other guess.
+            level.expanded_labels.truncate(start);
+            return false;
         }
-        for &a in ids {
-            counts[row[a as usize] as usize] = 0;
-        }
-        let n = ids.len();
         let (labels, mine) = level.expanded_labels.split_at(start);
         let seen = level
             .expanded
@@ -276,21 +242,23 @@ impl Solver<'_> {
     }
 
     /// The cost of playing `g` at the state (`w` counted candidates), if below
-    /// `cutoff`; otherwise a lower bound `>= cutoff` for it.
-    #[allow(clippy::too_many_arguments)]
+    /// `cutoff`; otherwise a lower bound `>= cutoff` for it. `level` is the state's
+    /// own scratch, `below` its children's.
     pub(super) fn expand(
         &self,
         g: GuessId,
-        ids: &[AnswerId],
+        st: &State,
         w: u32,
-        left: u8,
-        revealed: &Revealed,
         cutoff: u32,
         level: &mut Level,
-        deeper: &mut [Level],
-        classes: &mut Classes,
-        ctr: &mut Counters,
+        below: &mut Work,
     ) -> u32 {
+        let State {
+            ids,
+            left,
+            ref revealed,
+            ..
+        } = *st;
         let n = ids.len();
         let obj = &self.config.objective;
         let row = self.table.row(g);
@@ -344,8 +312,13 @@ impl Solver<'_> {
                 } else {
                     0
                 };
-                ctr.probes += 1;
-                match self.tt.probe(child, left - 1, key) {
+                below.ctr.probes += 1;
+                let key = Key {
+                    ids: child,
+                    left: left - 1,
+                    hard: key,
+                };
+                match self.tt.probe(&key) {
                     Some(Bound::Exact(v, _)) | Some(Bound::Lower(v)) => blb = blb.max(v),
                     None => {}
                 }
@@ -372,8 +345,8 @@ impl Solver<'_> {
         for i in 0..level.buckets.len() {
             let (s, m, f, blb) = level.buckets[i];
             rest -= blb;
-            let child_beta = cutoff - acc - rest;
-            debug_assert!(child_beta > blb);
+            let child_cutoff = cutoff - acc - rest;
+            debug_assert!(child_cutoff > blb);
             let child = &level.buf[s as usize..(s + m) as usize];
             let next = self.after(revealed, word, f);
             let handed = if !hard && (n <= HAND_ALL_MAX || self.config.objective.unit == 0) {
@@ -388,16 +361,7 @@ impl Solver<'_> {
                     max_split: level.max_split,
                 }
             };
-            let (v, _) = self.search(
-                child,
-                left - 1,
-                &next,
-                handed,
-                child_beta,
-                deeper,
-                classes,
-                ctr,
-            );
+            let (v, _) = self.search(&st.child(child, next, handed), child_cutoff, below);
             acc = add(acc, v);
             if add(acc, rest) >= cutoff {
                 return add(acc, rest);

@@ -25,6 +25,17 @@ pub enum Bound {
     Lower(u32),
 }
 
+/// What a state is stored under: its full key.
+#[derive(Clone, Copy, Debug)]
+pub struct Key<'k> {
+    /// The candidates, sorted.
+    pub ids: &'k [AnswerId],
+    /// Guesses left.
+    pub left: u8,
+    /// What hard mode revealed ([`crate::hard::Revealed::key`]; 0 in normal mode).
+    pub hard: u128,
+}
+
 struct Entry {
     ids: Box<[AnswerId]>,
     left: u8,
@@ -38,7 +49,8 @@ struct Entry {
 /// at 5.6 GB resident; this charges closer to what an entry really costs.
 const ENTRY_OVERHEAD: usize = 160;
 
-pub struct Table {
+/// The transposition table (this module's doc).
+pub struct TranspositionTable {
     map: DashMap<u64, Vec<Entry>, ahash::RandomState>,
     hasher: ahash::RandomState,
     bytes: AtomicUsize,
@@ -46,12 +58,12 @@ pub struct Table {
     enabled: bool,
 }
 
-impl Table {
+impl TranspositionTable {
     /// A table holding at most about `limit` bytes; `enabled = false` makes every
     /// probe miss and every store a no-op (for table on == table off tests).
-    pub fn new(limit: usize, enabled: bool) -> Table {
+    pub fn new(limit: usize, enabled: bool) -> TranspositionTable {
         let seeds = ahash::RandomState::with_seeds(1, 2, 3, 4);
-        Table {
+        TranspositionTable {
             map: DashMap::with_hasher(seeds.clone()),
             hasher: seeds,
             bytes: AtomicUsize::new(0),
@@ -60,19 +72,24 @@ impl Table {
         }
     }
 
-    fn hash(&self, ids: &[AnswerId], left: u8, hard_key: u128) -> u64 {
+    fn hash(&self, key: &Key) -> u64 {
         let mut h = self.hasher.build_hasher();
-        ids.hash(&mut h);
-        left.hash(&mut h);
-        hard_key.hash(&mut h);
+        key.ids.hash(&mut h);
+        key.left.hash(&mut h);
+        key.hard.hash(&mut h);
         h.finish()
     }
 
-    pub fn probe(&self, ids: &[AnswerId], left: u8, hard_key: u128) -> Option<Bound> {
+    pub fn probe(&self, key: &Key) -> Option<Bound> {
         if !self.enabled {
             return None;
         }
-        let h = self.hash(ids, left, hard_key);
+        let h = self.hash(key);
+        let Key {
+            ids,
+            left,
+            hard: hard_key,
+        } = *key;
         let bucket = self.map.get(&h)?;
         let found = bucket
             .iter()
@@ -84,11 +101,16 @@ impl Table {
 
     /// Records `bound`. An exact value replaces anything; a lower bound replaces only a
     /// weaker lower bound.
-    pub fn store(&self, ids: &[AnswerId], left: u8, hard_key: u128, bound: Bound) {
+    pub fn store(&self, key: &Key, bound: Bound) {
         if !self.enabled {
             return;
         }
-        let h = self.hash(ids, left, hard_key);
+        let h = self.hash(key);
+        let Key {
+            ids,
+            left,
+            hard: hard_key,
+        } = *key;
         let mut added = 0;
         {
             let mut bucket = self.map.entry(h).or_default();
@@ -160,30 +182,114 @@ mod tests {
 
     #[test]
     fn full_key_is_compared() {
-        let t = Table::new(1 << 20, true);
-        t.store(&[1, 2, 3], 4, 0, Bound::Exact(6, 1));
-        assert_eq!(t.probe(&[1, 2, 3], 4, 0), Some(Bound::Exact(6, 1)));
-        assert_eq!(t.probe(&[1, 2, 3], 3, 0), None);
-        assert_eq!(t.probe(&[1, 2, 4], 4, 0), None);
-        assert_eq!(t.probe(&[1, 2, 3], 4, 7), None);
+        let t = TranspositionTable::new(1 << 20, true);
+        t.store(
+            &Key {
+                ids: &[1, 2, 3],
+                left: 4,
+                hard: 0,
+            },
+            Bound::Exact(6, 1),
+        );
+        assert_eq!(
+            t.probe(&Key {
+                ids: &[1, 2, 3],
+                left: 4,
+                hard: 0
+            }),
+            Some(Bound::Exact(6, 1))
+        );
+        assert_eq!(
+            t.probe(&Key {
+                ids: &[1, 2, 3],
+                left: 3,
+                hard: 0
+            }),
+            None
+        );
+        assert_eq!(
+            t.probe(&Key {
+                ids: &[1, 2, 4],
+                left: 4,
+                hard: 0
+            }),
+            None
+        );
+        assert_eq!(
+            t.probe(&Key {
+                ids: &[1, 2, 3],
+                left: 4,
+                hard: 7
+            }),
+            None
+        );
     }
 
     #[test]
     fn exact_is_never_weakened() {
-        let t = Table::new(1 << 20, true);
-        t.store(&[1, 2, 3], 4, 0, Bound::Lower(5));
-        t.store(&[1, 2, 3], 4, 0, Bound::Lower(4));
-        assert_eq!(t.probe(&[1, 2, 3], 4, 0), Some(Bound::Lower(5)));
-        t.store(&[1, 2, 3], 4, 0, Bound::Exact(6, 2));
-        t.store(&[1, 2, 3], 4, 0, Bound::Lower(7));
-        assert_eq!(t.probe(&[1, 2, 3], 4, 0), Some(Bound::Exact(6, 2)));
+        let t = TranspositionTable::new(1 << 20, true);
+        t.store(
+            &Key {
+                ids: &[1, 2, 3],
+                left: 4,
+                hard: 0,
+            },
+            Bound::Lower(5),
+        );
+        t.store(
+            &Key {
+                ids: &[1, 2, 3],
+                left: 4,
+                hard: 0,
+            },
+            Bound::Lower(4),
+        );
+        assert_eq!(
+            t.probe(&Key {
+                ids: &[1, 2, 3],
+                left: 4,
+                hard: 0
+            }),
+            Some(Bound::Lower(5))
+        );
+        t.store(
+            &Key {
+                ids: &[1, 2, 3],
+                left: 4,
+                hard: 0,
+            },
+            Bound::Exact(6, 2),
+        );
+        t.store(
+            &Key {
+                ids: &[1, 2, 3],
+                left: 4,
+                hard: 0,
+            },
+            Bound::Lower(7),
+        );
+        assert_eq!(
+            t.probe(&Key {
+                ids: &[1, 2, 3],
+                left: 4,
+                hard: 0
+            }),
+            Some(Bound::Exact(6, 2))
+        );
     }
 
     #[test]
     fn eviction_keeps_memory_bounded() {
-        let t = Table::new(4096, true);
+        let t = TranspositionTable::new(4096, true);
         for i in 0..1000u16 {
-            t.store(&[i, i + 1, i + 2], 3, 0, Bound::Lower(5));
+            t.store(
+                &Key {
+                    ids: &[i, i + 1, i + 2],
+                    left: 3,
+                    hard: 0,
+                },
+                Bound::Lower(5),
+            );
         }
         assert!(t.bytes() <= 4096 + ENTRY_OVERHEAD + 6);
     }

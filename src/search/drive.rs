@@ -1,0 +1,431 @@
+//! The drivers: the solver's public questions (the cost of a state, with or without a
+//! deadline; the optimal tree from an opener; an opener's cost under a cutoff; the
+//! first bucket no tree finishes in time) and how each spreads the search over
+//! threads. The branch and bound itself is in `expand.rs` and `scan.rs`.
+//!
+//! Parallelism: the buckets of an opener are searched as independent rayon tasks that
+//! share the transposition table, and a large state's guesses are expanded by all
+//! threads in order of bound with a shared cutoff ([`Solver::run_top`]). Each
+//! bucket's cost is exact whatever the other tasks stored, so serial and parallel
+//! runs give the same totals (the trees may differ among optima). Every worker takes
+//! its own scratch from the pool; no lock or dashmap guard is held across a search.
+
+use super::bound::INFEASIBLE;
+use super::scan::Scanned;
+use super::state::State;
+use super::tt::Key;
+use super::{OpenerCost, SolveError, Solver, Top};
+use crate::candidates::partition;
+use crate::feedback::Feedback;
+use crate::game::{AnswerId, GuessId};
+use crate::hard::Revealed;
+use crate::tree::Node;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+impl Solver<'_> {
+    /// The state of the candidates `ids` at the top of a search: every guess allowed
+    /// (hard mode: by `revealed`).
+    fn top<'s>(&'s self, ids: &'s [AnswerId], left: u8, revealed: &Revealed) -> State<'s> {
+        State {
+            ids,
+            left,
+            revealed: *revealed,
+            handed: self.everything(),
+        }
+    }
+
+    /// Runs one search from the top (all guesses allowed by `revealed`); its
+    /// counters go to the totals.
+    fn run(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        cutoff: u32,
+    ) -> (u32, Option<GuessId>) {
+        let mut sc = self.pool.lend(left);
+        self.search(&self.top(ids, left, revealed), cutoff, &mut sc.work())
+    }
+
+    /// Like [`Solver::run`] with no cutoff, but a large state's guesses are expanded
+    /// by all threads: workers take guesses in order of bound from a shared counter
+    /// (so the most promising go first, as in the serial loop) and share the best cost
+    /// found as their cutoff. The cost is exact either way; among equally good
+    /// guesses the one kept may differ from a serial run. Without this, `trace` ran
+    /// no faster on two threads than on one: a single opener bucket dominates.
+    fn run_parallel(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+    ) -> (u32, Option<GuessId>) {
+        let top = self.run_top(ids, left, revealed, None);
+        (top.cost, top.guess)
+    }
+
+    /// [`Solver::run_parallel`], optionally with a deadline: once it has passed and a
+    /// guess has been solved, no further guess is taken (the ones being expanded
+    /// finish, all of them under a cutoff: until the first cost is known, only one
+    /// guess is expanded at a time), and the result says how far the proof got.
+    fn run_top(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        deadline: Option<Instant>,
+    ) -> Top {
+        const PARALLEL_MIN: usize = 64;
+        let threads = rayon::current_num_threads();
+        let proven = |(cost, guess): (u32, Option<GuessId>)| Top {
+            cost,
+            guess,
+            lower_bound: cost,
+            examined: 0,
+            guesses: 0,
+        };
+        if ids.len() < PARALLEL_MIN || (threads < 2 && deadline.is_none()) {
+            return proven(self.run(ids, left, revealed, INFEASIBLE));
+        }
+        let st = self.top(ids, left, revealed);
+        let mut sc = self.pool.lend(left);
+        let prep = {
+            let mut work = sc.work();
+            match self.scan(&st, INFEASIBLE, &mut work) {
+                Scanned::Done(v, g) => return proven((v, g)),
+                Scanned::Expand(p) => {
+                    let (level, below) = work.split();
+                    // Workers take guesses in order from a shared counter.
+                    level.order.sort_unstable();
+                    // The children's guesses, once for all workers.
+                    self.classify(&st, level, below.classes);
+                    p
+                }
+            }
+        };
+        let root = &sc.levels[0];
+        let pack = |v: u32, g: GuessId| (v as u64) << 16 | g as u64;
+        let best = std::sync::atomic::AtomicU64::new(match prep.incumbent {
+            (v, Some(g)) => pack(v, g),
+            _ => pack(INFEASIBLE, 0),
+        });
+        let proved = std::sync::atomic::AtomicU32::new(prep.rejected);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let cut_short = AtomicBool::new(false);
+        let uncut = AtomicBool::new(false);
+        struct Release<'f>(&'f AtomicBool);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Release);
+            }
+        }
+        (0..threads).into_par_iter().for_each(|_| {
+            let mut mine = self.pool.lend(left);
+            mine.levels[0].allowed = root.allowed.clone();
+            mine.levels[0].allowed_bits = root.allowed_bits.clone();
+            mine.levels[0].max_split = root.max_split;
+            let mut work = mine.work();
+            let (level, mut below) = work.split();
+            loop {
+                // Frees the one-uncut-guess slot at the end of this turn, if taken.
+                let mut _slot = None;
+                if let Some(d) = deadline {
+                    if self.stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let known = best.load(Ordering::Relaxed) >> 16 < INFEASIBLE as u64;
+                    if known && Instant::now() >= d {
+                        cut_short.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    // Until a first cost is known, one guess at a time: a guess taken
+                    // without a cutoff is solved in full, and after the deadline the
+                    // answer would wait for it.
+                    if !known {
+                        if uncut
+                            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                            .is_err()
+                        {
+                            std::thread::sleep(std::time::Duration::from_micros(200));
+                            continue;
+                        }
+                        _slot = Some(Release(&uncut));
+                    }
+                }
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&key) = root.order.get(k) else { break };
+                let glb = (key >> 64) as u32;
+                let g = (key & 0xffff) as GuessId;
+                let cutoff = (best.load(Ordering::Relaxed) >> 16) as u32;
+                if glb >= cutoff {
+                    proved.fetch_min(glb, Ordering::Relaxed);
+                    break; // every later guess is bounded at least as high
+                }
+                if key >> 16 & 1 == 1 {
+                    continue; // a perfect split: the incumbent already covers it
+                }
+                below.ctr.expansions += 1;
+                let v = self.expand(g, &st, prep.w, cutoff, level, &mut below);
+                if v < cutoff {
+                    best.fetch_min(pack(v, g), Ordering::Relaxed);
+                } else {
+                    proved.fetch_min(v, Ordering::Relaxed);
+                }
+            }
+        });
+        if self.stop.load(Ordering::Relaxed) {
+            return proven((INFEASIBLE, None));
+        }
+        let b = best.load(Ordering::Relaxed);
+        let (value, guess) = ((b >> 16) as u32, (b & 0xffff) as GuessId);
+        let best_guess = (value < INFEASIBLE).then_some(guess);
+        let proved = proved.load(Ordering::Relaxed);
+        let (examined, guesses) = (next.load(Ordering::Relaxed), root.order.len());
+        if cut_short.load(Ordering::Relaxed) && examined < guesses {
+            // Every guess before `examined` was expanded to the end (the workers
+            // finished theirs); the rest are sorted by bound, so the next one's bound
+            // is the least of theirs. Nothing is stored: the state is not settled.
+            let untried = (root.order[examined] >> 64) as u32;
+            let lower_bound = value.min(proved).min(untried).max(prep.lb);
+            return Top {
+                cost: value,
+                guess: best_guess,
+                lower_bound,
+                examined,
+                guesses,
+            };
+        }
+        let key = Key {
+            ids,
+            left,
+            hard: prep.hard_key,
+        };
+        let (cost, guess) = self.finish(&key, INFEASIBLE, prep.lb, (value, best_guess), proved);
+        Top {
+            cost,
+            guess,
+            lower_bound: cost,
+            examined: guesses,
+            guesses,
+        }
+    }
+
+    /// The exact least cost of the state (`ids` sorted), or `None` if no tree finds
+    /// every candidate within `left` guesses.
+    pub fn cost(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+    ) -> Result<Option<u32>, SolveError> {
+        let (v, _) = self.run_parallel(ids, left, revealed);
+        self.check_stop()?;
+        Ok((v < INFEASIBLE).then_some(v))
+    }
+
+    /// Like [`Solver::cost`], but once `deadline` has passed and some guess has been
+    /// solved, the search stops taking new guesses at the top and settles for the best
+    /// found: [`Top::lower_bound`] says what was proved (equal to the cost when the
+    /// search finished anyway). `Ok(None)`: no tree finishes within `left`.
+    pub fn cost_by(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        deadline: Instant,
+    ) -> Result<Option<Top>, SolveError> {
+        let top = self.run_top(ids, left, revealed, Some(deadline));
+        self.check_stop()?;
+        Ok((top.cost < INFEASIBLE && top.guess.is_some()).then_some(top))
+    }
+
+    /// The optimal tree from `opener` over all answers, and its cost. `progress` is
+    /// called after each opener bucket with (buckets done, buckets, cost so far).
+    pub fn solve_opener(
+        &self,
+        opener: GuessId,
+        progress: &(dyn Fn(usize, usize, u64) + Sync),
+    ) -> Result<(u64, Node), SolveError> {
+        let ids: Vec<AnswerId> = (0..self.game.n_answers() as AnswerId).collect();
+        self.solve_from(
+            opener,
+            &ids,
+            self.config.max_guesses,
+            &Revealed::default(),
+            progress,
+        )
+    }
+
+    /// The non-green buckets of `guess` on `ids`.
+    fn branches(&self, guess: GuessId, ids: &[AnswerId]) -> Vec<(u8, Vec<AnswerId>)> {
+        partition(self.table, guess, ids)
+            .into_iter()
+            .filter(|(f, _)| !Feedback(*f).is_all_green())
+            .collect()
+    }
+
+    /// The optimal tree for the state `ids` when `guess` is played now, with `left`
+    /// guesses including it: buckets are solved in parallel, largest first.
+    pub fn solve_from(
+        &self,
+        guess: GuessId,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        progress: &(dyn Fn(usize, usize, u64) + Sync),
+    ) -> Result<(u64, Node), SolveError> {
+        let obj = &self.config.objective;
+        let word = self.game.guesses[guess as usize];
+        let mut buckets = self.branches(guess, ids);
+        if left == 0 || (left == 1 && !buckets.is_empty()) {
+            return Err(SolveError::Infeasible(self.config.max_guesses));
+        }
+        buckets.sort_by_key(|(_, b)| std::cmp::Reverse(b.len()));
+        let here = obj.node(ids.len(), obj.counted(ids), left) as u64;
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        let cost_so_far = std::sync::atomic::AtomicU64::new(here);
+        let n_buckets = buckets.len();
+        let results: Vec<u32> = buckets
+            .par_iter()
+            .map(|(f, b)| {
+                let (v, _) = self.run_parallel(b, left - 1, &self.after(revealed, word, *f));
+                let total = cost_so_far.fetch_add(v as u64, Ordering::Relaxed) + v as u64;
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, n_buckets, total);
+                v
+            })
+            .collect();
+        self.check_stop()?;
+        if results.iter().any(|&v| v >= INFEASIBLE) {
+            return Err(SolveError::Infeasible(self.config.max_guesses));
+        }
+        let total = here + results.iter().map(|&v| v as u64).sum::<u64>();
+        let mut branches: Vec<(u8, Node)> = buckets
+            .par_iter()
+            .map(|(f, b)| (*f, self.build(b, left - 1, &self.after(revealed, word, *f))))
+            .collect();
+        branches.sort_by_key(|(f, _)| *f);
+        self.check_stop()?;
+        Ok((total, Node { guess, branches }))
+    }
+
+    /// The smallest bucket of `guess` on `ids` that no tree finishes within `left - 1`
+    /// more guesses, or `None` when every bucket can be (then the table holds a
+    /// witness for each). Buckets are tried smallest first and the search stops at
+    /// the first failure, so a refutation costs one failing bucket, not all of them.
+    pub fn first_infeasible_bucket(
+        &self,
+        guess: GuessId,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+    ) -> Result<Option<(u8, Vec<AnswerId>)>, SolveError> {
+        let word = self.game.guesses[guess as usize];
+        let mut buckets = self.branches(guess, ids);
+        buckets.sort_by_key(|(_, b)| b.len());
+        let found = buckets.into_par_iter().find_first(|(f, b)| {
+            left <= 1
+                || self
+                    .run(b, left - 1, &self.after(revealed, word, *f), INFEASIBLE)
+                    .0
+                    >= INFEASIBLE
+        });
+        self.check_stop()?;
+        Ok(found)
+    }
+
+    /// The least total cost from `opener` over all answers if it is below `cutoff`,
+    /// else a proved lower bound `>= cutoff` ([`OpenerCost::AtLeast`]). Serial, so the
+    /// cutoff tightens bucket by bucket; run many openers in parallel instead.
+    pub fn opener_cost(&self, opener: GuessId, cutoff: u64) -> Result<OpenerCost, SolveError> {
+        let obj = &self.config.objective;
+        let ids: Vec<AnswerId> = (0..self.game.n_answers() as AnswerId).collect();
+        let left = self.config.max_guesses;
+        let word = self.game.guesses[opener as usize];
+        let mut buckets = self.branches(opener, &ids);
+        if left <= 1 && !buckets.is_empty() {
+            return Ok(OpenerCost::AtLeast(INFEASIBLE as u64));
+        }
+        buckets.sort_by_key(|(_, b)| b.len());
+        let mut bounds: Vec<u64> = buckets
+            .iter()
+            .map(|(_, b)| obj.size_bound(b.len(), obj.counted(b), left - 1) as u64)
+            .collect();
+        let here = obj.node(ids.len(), obj.counted(&ids), left) as u64;
+        let mut exact = vec![false; buckets.len()];
+        let mut sc = self.pool.lend(left);
+        let state = |i: usize| {
+            let (f, b) = &buckets[i];
+            self.top(b, left - 1, &self.after(&Revealed::default(), word, *f))
+        };
+        // Round 1, largest bucket first: the scan alone (no expansion) settles small
+        // buckets and raises a large one's bound from `2m - 1` to the best per-guess
+        // bound `3m - k - c` (`peeks`: its 696-answer bucket from 1391 to about
+        // 1890). Many openers are dismissed here, before any bucket is searched.
+        for i in (0..buckets.len()).rev() {
+            if here + bounds.iter().sum::<u64>() >= cutoff {
+                break;
+            }
+            match self.scan(&state(i), INFEASIBLE, &mut sc.work()) {
+                Scanned::Done(v, _) => {
+                    bounds[i] = v as u64;
+                    exact[i] = v < INFEASIBLE;
+                }
+                Scanned::Expand(p) => bounds[i] = bounds[i].max(p.lb as u64),
+            }
+        }
+        // Round 2, smallest first: each bucket exactly        // Round 2, smallest first: each bucket exactly, with the slack the others'
+        // bounds leave, stopping as soon as the total must reach the cutoff.
+        let mut acc = here
+            + (0..buckets.len())
+                .filter(|&i| exact[i])
+                .map(|i| bounds[i])
+                .sum::<u64>();
+        let mut rest: u64 = (0..buckets.len())
+            .filter(|&i| !exact[i])
+            .map(|i| bounds[i])
+            .sum();
+        for i in 0..buckets.len() {
+            if acc + rest >= cutoff {
+                break;
+            }
+            if exact[i] {
+                continue;
+            }
+            rest -= bounds[i];
+            let bucket_cutoff = (cutoff - acc - rest).min(INFEASIBLE as u64) as u32;
+            let (v, _) = self.search(&state(i), bucket_cutoff, &mut sc.work());
+            acc += v as u64;
+        }
+        drop(sc);
+        self.check_stop()?;
+        Ok(if acc + rest >= cutoff {
+            OpenerCost::AtLeast(acc + rest)
+        } else {
+            OpenerCost::Exact(acc)
+        })
+    }
+
+    /// The optimal subtree of a feasible state, read back from the table (re-searching
+    /// any state that was evicted or settled by a closed form).
+    pub fn build(&self, ids: &[AnswerId], left: u8, revealed: &Revealed) -> Node {
+        let (v, g) = self.run(ids, left, revealed, INFEASIBLE);
+        let guess = match g {
+            Some(g) if v < INFEASIBLE => g,
+            // Interrupted: an empty node; the caller reports the interruption.
+            _ => {
+                return Node {
+                    guess: ids[0],
+                    branches: Vec::new(),
+                }
+            }
+        };
+        let word = self.game.guesses[guess as usize];
+        let branches = self
+            .branches(guess, ids)
+            .into_iter()
+            .map(|(f, b)| (f, self.build(&b, left - 1, &self.after(revealed, word, f))))
+            .collect();
+        Node { guess, branches }
+    }
+}
