@@ -237,7 +237,7 @@ pub fn simulate(
     opener: Option<GuessId>,
     hard: bool,
 ) -> Simulation {
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     let mut depths = vec![0u32; game.n_answers()];
     let revealed = hard.then(Revealed::default);
     let found = play(game, table, metric, &ids, 1, revealed, opener);

@@ -139,6 +139,16 @@ impl Game {
         self.answers.len()
     }
 
+    /// Every answer's id, in order: the candidates before any guess.
+    pub fn all_answer_ids(&self) -> Vec<AnswerId> {
+        (0..self.n_answers() as AnswerId).collect()
+    }
+
+    /// Every answer's id, in order, without allocating.
+    pub fn answer_ids(&self) -> impl Iterator<Item = AnswerId> {
+        0..self.n_answers() as AnswerId
+    }
+
     pub fn n_guesses(&self) -> usize {
         self.guesses.len()
     }

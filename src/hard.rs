@@ -1,6 +1,6 @@
 //! Hard mode: what the history has revealed, and which guesses it still allows.
 //!
-//! The game's rule (SPEC.md): every green letter must stay in its place, and every
+//! The game's rule (docs/SPEC.md): every green letter must stay in its place, and every
 //! green or yellow letter must appear in later guesses at least as many times as it
 //! was revealed; gray letters may be reused. [`Revealed`] holds exactly that: the
 //! fixed letter per position and the least count per letter. It only ever tightens

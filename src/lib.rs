@@ -9,12 +9,21 @@
 //! - [`candidates`]: sets of candidates and partitioning them into buckets.
 //! - [`hard`]: what a hard-mode history revealed and which guesses it allows.
 //! - [`analysis`]: one-level metrics (`rank`) and heuristic players (`simulate`).
-//! - [`search`]: the exact branch-and-bound solver, its bounds and table.
+//! - [`search`]: the exact branch-and-bound solver: its public questions and parallel
+//!   drivers, the per-state scan and expansion, the scan kernels over the
+//!   answer-major feedback, the bounds ([`search::bound`]) and the transposition
+//!   table ([`search::tt`]).
+//! - [`check`]: depth claims (`check`): within D guesses, the fewest answers over D,
+//!   exceptions; PROVED with a witness tree, REFUTED with evidence.
 //! - [`tree`]: decision trees, replay and verification.
 //! - [`format`]: the binary tree file and the text exports.
 //! - [`play`]: histories (`GUESS:FEEDBACK`), following a tree, next-guess advice
 //!   (solved exactly off the tree).
 //! - [`openers`]: exact ranking of many openers, resumable and shardable.
+//!
+//! The command-line interface (clap types, output) lives in the binary (`src/main.rs`,
+//! `src/cli/`); the docs it and the code cite (interfaces, formats, bad-input rules,
+//! published values, style) are in `docs/`.
 //!
 //! Glossary (one name per concept): a **guess** is a word played; an **answer** is a
 //! word that can be hidden; **feedback** is the colours a guess gets (green, yellow,

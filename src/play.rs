@@ -123,7 +123,7 @@ pub struct History {
 /// Replays `steps` over every answer of `game`, checking them (hard-mode legality too
 /// when `hard`).
 pub fn replay(game: &Game, steps: &[Step], hard: bool) -> Result<History, HistoryError> {
-    let mut candidates: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let mut candidates: Vec<AnswerId> = game.all_answer_ids();
     let mut revealed = Revealed::default();
     let mut solved = false;
     for (i, &step) in steps.iter().enumerate() {
@@ -234,12 +234,6 @@ pub fn path(game: &Game, root: &Node, answer: AnswerId) -> Option<Vec<Step>> {
         node = node.child(feedback)?;
     }
     None
-}
-
-/// The total guesses `node` still needs over `candidates` (its guess included), or
-/// `None` when it misses one of them within 32 guesses.
-pub fn subtree_cost(game: &Game, node: &Node, candidates: &[AnswerId]) -> Option<u64> {
-    subtree_depths(game, node, candidates).map(|(total, _)| total)
 }
 
 /// The total and the most guesses `node` still needs over `candidates`, or `None` when
@@ -609,7 +603,8 @@ mod tests {
         ] {
             let st = steps(&game, h);
             let got = replay(&game, &st, false).unwrap().candidates;
-            let want: Vec<AnswerId> = (0..game.n_answers() as AnswerId)
+            let want: Vec<AnswerId> = game
+                .answer_ids()
                 .filter(|&a| {
                     st.iter().all(|s| {
                         reference_feedback(game.guesses[s.guess as usize], game.answers[a as usize])
@@ -657,7 +652,7 @@ mod tests {
                 ..Config::default()
             },
         );
-        let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+        let ids: Vec<AnswerId> = game.all_answer_ids();
         let root = solver.build(&ids, 6, &Revealed::default());
         Tree::new(game, hard, 6, root)
     }
@@ -675,7 +670,7 @@ mod tests {
         let table = FeedbackTable::build(&game);
         let tree = small_tree(&game, &table, false);
         let mut total = 0;
-        for a in 0..game.n_answers() as AnswerId {
+        for a in game.answer_ids() {
             let p = path(&game, &tree.root, a).unwrap();
             assert_eq!(p.last().unwrap().guess, a);
             total += p.len() as u64;
@@ -685,8 +680,11 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
-        let all: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
-        assert_eq!(subtree_cost(&game, &tree.root, &all), Some(total));
+        let all: Vec<AnswerId> = game.all_answer_ids();
+        assert_eq!(
+            subtree_depths(&game, &tree.root, &all).map(|(total, _)| total),
+            Some(total)
+        );
         assert_eq!(tree.verify(&game).total(), total);
     }
 
@@ -716,7 +714,10 @@ mod tests {
                         assert!(matches!(m.source, Source::Solved { step: 1, .. }));
                         assert_eq!(m.candidates, h.candidates);
                         // The plan's cost is its replayed cost and the solver's optimum.
-                        assert_eq!(subtree_cost(&game, &m.plan, &m.candidates), Some(m.cost));
+                        assert_eq!(
+                            subtree_depths(&game, &m.plan, &m.candidates).map(|(total, _)| total),
+                            Some(m.cost)
+                        );
                         let fresh = Solver::new(
                             &game,
                             &table,
@@ -752,7 +753,8 @@ mod tests {
         let table = FeedbackTable::build(&game);
         let tree = small_tree(&game, &table, false);
         let stop = AtomicBool::new(false);
-        let a = (0..game.n_answers() as AnswerId)
+        let a = game
+            .answer_ids()
             .find(|&a| path(&game, &tree.root, a).unwrap().len() >= 3)
             .unwrap();
         let p = path(&game, &tree.root, a).unwrap();

@@ -85,7 +85,7 @@ fn rank_metrics_match_a_direct_computation() {
     for round in 0..6 {
         let game = small_game(&mut rng, 40 + 20 * round, 150);
         let table = FeedbackTable::build(&game);
-        let all: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+        let all: Vec<AnswerId> = game.all_answer_ids();
         let ids = rng.subset(&all, 10 + 7 * round);
         let candidates: Vec<Word> = ids.iter().map(|&a| game.answers[a as usize]).collect();
         for metric in METRICS {
@@ -131,7 +131,7 @@ fn rank_metrics_match_a_direct_computation() {
 fn published_one_level_values_on_the_default_lists() {
     let game = wordle();
     let table = FeedbackTable::build(&game);
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     let name = |s: &analysis::Score| game.guesses[s.guess as usize].to_string();
 
     let by_entropy = analysis::rank(&game, &table, &ids, Metric::Entropy);
@@ -165,7 +165,7 @@ fn published_one_level_values_on_the_default_lists() {
 fn rank_works_on_sowpods() {
     let game = Game::load(&ListSource::Named("sowpods".into())).unwrap();
     let table = FeedbackTable::build(&game);
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     let scores = analysis::rank(&game, &table, &ids, Metric::Entropy);
     assert_eq!(scores.len(), 12478);
     for pair in scores.windows(2) {
@@ -189,7 +189,7 @@ fn replay(
     hard: bool,
     answer: AnswerId,
 ) -> u32 {
-    let mut ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let mut ids: Vec<AnswerId> = game.all_answer_ids();
     let mut revealed = Revealed::default();
     for depth in 1..=30 {
         let guess = match (depth, opener) {
@@ -225,7 +225,7 @@ fn simulate_equals_a_per_answer_replay() {
                 let opener = (round % 2 == 1).then(|| rng.below(game.n_guesses()) as GuessId);
                 let sim = analysis::simulate(&game, &table, metric, opener, hard);
                 assert_eq!(sim.depths.len(), game.n_answers());
-                for a in 0..game.n_answers() as AnswerId {
+                for a in game.answer_ids() {
                     assert_eq!(
                         sim.depths[a as usize],
                         replay(&game, &table, metric, opener, hard, a),

@@ -23,7 +23,7 @@ fn brute_from(
     opener: GuessId,
     hard: bool,
 ) -> u64 {
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     let word = game.guesses[opener as usize];
     let mut cost = 0;
     for (f, b) in wordle_tree::candidates::partition(table, opener, &ids) {
@@ -138,7 +138,7 @@ fn within_matches_the_total_cost_solver_on_larger_games() {
         };
         let game = random_game(&mut rng, 40 + (seed % 5) as usize * 25, extra);
         let table = FeedbackTable::build(&game);
-        let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+        let ids: Vec<AnswerId> = game.all_answer_ids();
         for depth in 3..=5u8 {
             let total = Solver::new(
                 &game,

@@ -1,4 +1,4 @@
-//! Bad input (SPEC.md, "What bad input gets") for lists, openers, strategies and
+//! Bad input (docs/SPEC.md, "What bad input gets") for lists, openers, strategies and
 //! metrics: the message names the file, line and word (or the token), the exit status
 //! is 2, and nothing panics.
 

@@ -1,4 +1,4 @@
-//! Feedback: the published cases of REFERENCE.md, a property test of the fast rule
+//! Feedback: the published cases of docs/REFERENCE.md, a property test of the fast rule
 //! against the slow reference, and parse/display round trips.
 
 use proptest::prelude::*;
@@ -9,7 +9,7 @@ fn w(s: &str) -> Word {
     Word::parse(s).unwrap()
 }
 
-/// REFERENCE.md's table, in its column order: answer, guess, feedback.
+/// docs/REFERENCE.md's table, in its column order: answer, guess, feedback.
 const PUBLISHED: &[(&str, &str, &str)] = &[
     ("aaabb", "bbaaa", "YYGYY"),
     ("ghoti", "ghoti", "GGGGG"),

@@ -6,7 +6,6 @@ use predicates::prelude::*;
 use predicates::str::contains;
 use std::path::Path;
 use wordle_tree::format::file;
-use wordle_tree::game::AnswerId;
 use wordle_tree::play;
 use wordle_tree::{Game, ListSource};
 
@@ -33,7 +32,8 @@ fn shipped_trees_load_verify_and_carry_the_lists_checksum() {
         // The `paths` text beside it has exactly the tree's path of every answer.
         let text = std::fs::read_to_string(path.replace(".tree", ".paths")).unwrap();
         let mut lines: Vec<&str> = text.lines().collect();
-        let mut want: Vec<String> = (0..game.n_answers() as AnswerId)
+        let mut want: Vec<String> = game
+            .answer_ids()
             .map(|a| {
                 let steps = play::path(&game, &tree.root, a).unwrap();
                 steps

@@ -34,7 +34,7 @@ fn check_game(seed: u64, answers: usize, guesses: usize, max: u8, hard: bool) {
 /// objective; for the total, the tree it builds replays to its cost.
 fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, hard: bool) {
     let table = FeedbackTable::build(game);
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     for obj in objectives(rng, game, max) {
         let want = brute(
             game,
@@ -142,7 +142,7 @@ fn opener_cost_and_solve_opener_agree_with_cost() {
     let mut rng = Rng(99);
     let game = random_game(&mut rng, 40, 150);
     let table = FeedbackTable::build(&game);
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     for hard in [false, true] {
         let solver = Solver::new(
             &game,
@@ -184,7 +184,7 @@ fn a_deadline_settles_for_a_real_plan_within_the_proved_range() {
     let mut rng = Rng(4242);
     let game = random_game(&mut rng, 160, 500);
     let table = FeedbackTable::build(&game);
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     let mut unproven = 0;
     for hard in [false, true] {
         let config = Config {
@@ -279,7 +279,7 @@ fn asking_for_more_guesses_than_configured_does_not_run_out_of_levels() {
     .collect();
     let game = Game::from_words(&words, &words);
     let table = FeedbackTable::build(&game);
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     let solver = Solver::new(
         &game,
         &table,

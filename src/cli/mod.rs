@@ -304,7 +304,7 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
     let game = ctx.game;
     let t = Instant::now();
     let table = FeedbackTable::build(game);
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     let scores = analysis::rank(game, &table, &ids, metric);
     let shown = if top == 0 {
         scores.len()
@@ -575,7 +575,7 @@ pub fn peak_memory_mib() -> Option<f64> {
 fn bench_off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
     let game = ctx.game;
     let table = FeedbackTable::build(game);
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     let mut times: Vec<f64> = Vec::new();
     let mut slowest: (f64, String, usize) = (0.0, String::new(), 0);
     for name in openers.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -651,7 +651,7 @@ fn bench(ctx: &Ctx, full: bool) -> Result<ExitCode> {
         game.n_answers(),
         build * 1e3
     );
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     let r = time(&mut || {
         for m in [
             Metric::Worst,

@@ -10,7 +10,7 @@ use crate::tree::Node;
 
 /// One line per answer: `salet BBBBB1 courd BBBBB2 ... whiff GGGGG4`.
 pub fn paths(game: &Game, table: &FeedbackTable, root: &Node) -> Vec<String> {
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     let mut out = Vec::with_capacity(ids.len());
     walk(game, table, root, &ids, 1, &mut String::new(), &mut out);
     out
@@ -69,7 +69,7 @@ pub fn selby(lines: &[String]) -> Vec<String> {
 
 /// Nested JSON: `{"guess":"salet","branches":{"BBBBB":{...},"GGGGG":null}}`.
 pub fn json(game: &Game, table: &FeedbackTable, root: &Node) -> serde_json::Value {
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = game.all_answer_ids();
     json_node(game, table, root, &ids)
 }
 

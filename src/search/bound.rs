@@ -56,6 +56,29 @@ fn sat(x: u64) -> u32 {
     x.min(INFEASIBLE as u64) as u32
 }
 
+/// What a guess is to the state it is played at, as far as the bounds care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guess {
+    /// Not one of the candidates.
+    Other,
+    /// A candidate that pays no penalty (exempt, or no penalty in the objective).
+    Candidate,
+    /// A candidate that pays the penalty.
+    Counted,
+}
+
+impl Guess {
+    /// The guess's kind from whether it is a candidate and whether it is counted.
+    #[inline]
+    pub fn of(is_candidate: bool, counted: bool) -> Guess {
+        match (is_candidate, counted) {
+            (false, _) => Guess::Other,
+            (true, false) => Guess::Candidate,
+            (true, true) => Guess::Counted,
+        }
+    }
+}
+
 /// What a tree's cost counts (see the module doc).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Objective {
@@ -183,19 +206,12 @@ impl Objective {
             + self.pen(left - 2, w.saturating_sub(max_split as u32))))
     }
 
-    /// The per-guess bound (module doc); infeasible for a non-perfect split with two
-    /// guesses left.
+    /// The per-guess bound (module doc) of a guess making `buckets` buckets; infeasible
+    /// for a non-perfect split with two guesses left.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
-    pub fn guess_bound(
-        &self,
-        n: usize,
-        w: u32,
-        buckets: usize,
-        is_candidate: bool,
-        counted_candidate: bool,
-        left: u8,
-    ) -> u32 {
+    pub fn guess_bound(&self, n: usize, w: u32, buckets: usize, guess: Guess, left: u8) -> u32 {
+        let is_candidate = guess != Guess::Other;
+        let counted_candidate = guess == Guess::Counted;
         if left <= 2 && buckets < n {
             return INFEASIBLE;
         }
@@ -217,9 +233,9 @@ mod tests {
         assert_eq!(o.size_bound(1, 0, 1), 1);
         assert_eq!(o.size_bound(2, 0, 1), INFEASIBLE);
         assert_eq!(o.size_bound(2, 0, 2), 3);
-        assert_eq!(o.guess_bound(4, 0, 4, true, false, 3), 7);
-        assert_eq!(o.guess_bound(4, 0, 4, false, false, 2), 8);
-        assert_eq!(o.guess_bound(4, 0, 3, true, false, 2), INFEASIBLE);
+        assert_eq!(o.guess_bound(4, 0, 4, Guess::Candidate, 3), 7);
+        assert_eq!(o.guess_bound(4, 0, 4, Guess::Other, 2), 8);
+        assert_eq!(o.guess_bound(4, 0, 3, Guess::Candidate, 2), INFEASIBLE);
         assert_eq!(add(INFEASIBLE, 5), INFEASIBLE);
     }
 

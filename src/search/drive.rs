@@ -247,7 +247,7 @@ impl Solver<'_> {
         opener: GuessId,
         progress: &(dyn Fn(usize, usize, u64) + Sync),
     ) -> Result<(u64, Node), SolveError> {
-        let ids: Vec<AnswerId> = (0..self.game.n_answers() as AnswerId).collect();
+        let ids: Vec<AnswerId> = self.game.all_answer_ids();
         self.solve_from(
             opener,
             &ids,
@@ -339,7 +339,7 @@ impl Solver<'_> {
     /// cutoff tightens bucket by bucket; run many openers in parallel instead.
     pub fn opener_cost(&self, opener: GuessId, cutoff: u64) -> Result<OpenerCost, SolveError> {
         let obj = &self.config.objective;
-        let ids: Vec<AnswerId> = (0..self.game.n_answers() as AnswerId).collect();
+        let ids: Vec<AnswerId> = self.game.all_answer_ids();
         let left = self.config.max_guesses;
         let word = self.game.guesses[opener as usize];
         let mut buckets = self.branches(opener, &ids);

@@ -9,7 +9,8 @@
 //! [`Solver::search`] is a depth-first branch and bound with a cutoff `beta`: it
 //! returns the exact cost when that is below `beta`, and otherwise a proved lower bound
 //! that is at least `beta`. A state is evaluated in three steps:
-//! 1. closed forms (one or two candidates), the size bound, and the table;
+//! 1. closed forms (one or two candidates), the size bound, and the transposition
+//!    table;
 //! 2. a cheap scan: first the candidates alone (a candidate that splits the state into
 //!    singletons meets the size bound and is optimal at once), then every guess the
 //!    parent passed down, counting its buckets into a 243-slot array. This gives each
@@ -30,9 +31,23 @@
 //! ids costs `O(n)` while a 2315-bit set costs 37 words every time. Scratch buffers live
 //! in one [`Level`] per depth, so the search never allocates after warm-up.
 //!
-//! Parallelism: the buckets of the opener are searched as independent rayon tasks that
-//! share the table. Each bucket's cost is exact whatever the other tasks stored, so
-//! serial and parallel runs give the same totals (the trees may differ among optima).
+//! Files, each owning what it touches:
+//! - `mod.rs`: [`Solver`], its [`Config`] and results;
+//! - `drive.rs`: the public questions ([`Solver::cost`], [`Solver::cost_by`],
+//!   [`Solver::solve_opener`], [`Solver::opener_cost`], ...) and the parallel drivers;
+//! - `state.rs`: the two values a search call carries, the `State` searched and the
+//!   `Work` (scratch and counters) it is searched in;
+//! - `scan.rs`: steps 1 and 2; `expand.rs`: step 3 and the feasibility shortcut;
+//! - `kernels.rs`: the answer-major copy of the feedback table and the scan kernels
+//!   that read it (one guess at a time, or 32 at a time, plain and AVX2);
+//! - `bound.rs`: the objective and its admissible bounds, each derived in its doc;
+//! - `tt.rs`: the transposition table; `scratch.rs`: per-depth scratch and its pool;
+//!   `stats.rs`: counters.
+//!
+//! Parallelism (`drive.rs`): the buckets of the opener are searched as independent
+//! rayon tasks that share the transposition table. Each bucket's cost is exact
+//! whatever the other tasks stored, so serial and parallel runs give the same totals
+//! (the trees may differ among optima).
 
 pub mod bound;
 mod drive;

@@ -11,7 +11,7 @@
 //! down contain one guess of every partition class of the state (or every guess), so
 //! no child loses a move.
 
-use super::bound::INFEASIBLE;
+use super::bound::{Guess, INFEASIBLE};
 use super::kernels::{Split, BLOCK_MAX, LANES, SIEVE_MAX_N, SIEVE_MAX_REPEATS};
 use super::scratch::{Classes, Level};
 use super::state::{State, Work};
@@ -197,7 +197,7 @@ impl Solver<'_> {
         if left == 2 {
             // Only a perfect split can finish, and (no candidate being one) every
             // perfect split costs the same: the first one found is optimal.
-            let v = obj.guess_bound(n, w, n, false, false, left);
+            let v = obj.guess_bound(n, w, n, Guess::Other, left);
             let stride = self.game.n_guesses();
             self.rows.offsets(ids, &mut level.offsets);
             let handed = |g: usize| parent.has(g);
@@ -383,7 +383,13 @@ impl Solver<'_> {
                 continue; // useless here and on every subset
             }
             let counted = split.is_candidate && obj.counts(g as AnswerId);
-            let glb = obj.guess_bound(n, w, split.buckets, split.is_candidate, counted, left);
+            let glb = obj.guess_bound(
+                n,
+                w,
+                split.buckets,
+                Guess::of(split.is_candidate, counted),
+                left,
+            );
             let perfect = split.buckets == n;
             if perfect && glb <= lb {
                 // A perfect split's bound is its cost: at the state's bound, optimal.
@@ -471,15 +477,15 @@ impl Solver<'_> {
         let mut best = (INFEASIBLE, None);
         for &a in ids {
             if self.bucket_count(a as GuessId, ids, counts).0 == n {
-                let v = obj.guess_bound(n, w, n, true, obj.counts(a), left);
+                let v = obj.guess_bound(n, w, n, Guess::of(true, obj.counts(a)), left);
                 if v < best.0 {
                     best = (v, Some(a as GuessId));
                 }
             }
         }
         let others = obj
-            .guess_bound(n, w, n, false, false, left)
-            .min(obj.guess_bound(n, w, n - 1, true, true, left));
+            .guess_bound(n, w, n, Guess::Other, left)
+            .min(obj.guess_bound(n, w, n - 1, Guess::Counted, left));
         if others < best.0 {
             (others, None)
         } else {
