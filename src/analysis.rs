@@ -14,6 +14,7 @@ use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
 use crate::table::FeedbackTable;
+use crate::tree::Depths;
 use rayon::prelude::*;
 use std::cmp::Ordering;
 
@@ -206,25 +207,19 @@ pub fn choose(
 /// The outcome of playing every answer with one player.
 #[derive(Clone, Debug)]
 pub struct Simulation {
-    /// Guesses used for each answer, by answer id.
-    pub depths: Vec<u32>,
+    /// Guesses used for each answer.
+    pub depths: Depths,
 }
 
 impl Simulation {
     pub fn total(&self) -> u64 {
-        self.depths.iter().map(|&d| d as u64).sum()
+        self.depths.total()
     }
     pub fn average(&self) -> f64 {
-        self.total() as f64 / self.depths.len().max(1) as f64
+        self.depths.average()
     }
-    /// `histogram[d]` = answers found with exactly `d` guesses.
     pub fn histogram(&self) -> Vec<usize> {
-        let max = self.depths.iter().copied().max().unwrap_or(0) as usize;
-        let mut h = vec![0; max + 1];
-        for &d in &self.depths {
-            h[d as usize] += 1;
-        }
-        h
+        self.depths.histogram()
     }
 }
 
@@ -244,7 +239,9 @@ pub fn simulate(
     for (a, d) in found {
         depths[a as usize] = d;
     }
-    Simulation { depths }
+    Simulation {
+        depths: Depths(depths),
+    }
 }
 
 fn play(

@@ -8,7 +8,7 @@
 //!
 //! Invariant: the dead bits past the last answer in the last raw word are always 0.
 
-use crate::feedback::FEEDBACKS;
+use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
 use crate::table::FeedbackTable;
 use bitvec::prelude::*;
@@ -110,6 +110,43 @@ pub fn count_buckets(
         *c += 1;
     }
     buckets
+}
+
+/// How a guess splits candidates, in canonical form ([`canonical_labels`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Labels {
+    /// Non-empty buckets.
+    pub buckets: u32,
+    /// A hash of the labels: equal labels, equal hash.
+    pub hash: u64,
+    /// Whether the guess is one of the candidates (an all-green feedback).
+    pub is_candidate: bool,
+}
+
+/// The canonical labels of the partition a guess makes, given each candidate's
+/// feedback in candidate order: each candidate's bucket number, buckets numbered 1,
+/// 2, ... in order of first appearance (at most 243, so a byte each), into `labels`
+/// (one per candidate: `labels` is as long as the candidates). Two guesses
+/// split the same candidates alike exactly when their labels are equal, which is how
+/// the search and the off-tree sub-game keep one guess per way of splitting.
+#[inline]
+pub fn canonical_labels(feedbacks: impl Iterator<Item = u8>, labels: &mut [u8]) -> Labels {
+    let mut first = [0u8; FEEDBACKS];
+    let (mut buckets, mut hash) = (0u8, 0u64);
+    for (f, out) in feedbacks.zip(labels.iter_mut()) {
+        let slot = &mut first[f as usize];
+        if *slot == 0 {
+            buckets += 1;
+            *slot = buckets;
+        }
+        *out = *slot;
+        hash = (hash ^ *slot as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    Labels {
+        buckets: buckets as u32,
+        hash,
+        is_candidate: first[Feedback::ALL_GREEN.0 as usize] != 0,
+    }
 }
 
 /// Splits sorted `ids` into buckets by the feedback of `guess`; each bucket keeps the

@@ -26,6 +26,7 @@
 //! share of the memory limit), pulling openers from a shared counter. Per-worker
 //! solvers make the per-opener counters exact and avoid contention on the table.
 
+use crate::candidates::count_buckets;
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{Game, GuessId};
 use crate::search::bound::{Objective, INFEASIBLE};
@@ -146,10 +147,7 @@ pub fn estimate(
     max_guesses: u8,
 ) -> (u64, u64) {
     let mut counts = [0u32; FEEDBACKS];
-    let row = table.row(opener);
-    for a in 0..game.n_answers() {
-        counts[row[a] as usize] += 1;
-    }
+    count_buckets(table, opener, &game.all_answer_ids(), &mut counts);
     let mut bound = game.n_answers() as u64;
     let mut sum_squares = 0u64;
     for (f, &m) in counts.iter().enumerate() {

@@ -16,6 +16,7 @@
 //! poor openers leave, hence the optional deadline: then the advice is the best guess
 //! found, with its exact plan and a proved range for the optimum, marked unproven).
 
+use crate::candidates::canonical_labels;
 use crate::feedback::{Feedback, FeedbackError};
 use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
@@ -451,7 +452,7 @@ pub fn solve_off_tree(
         },
     )
     .with_stop(stop);
-    let ids: Vec<AnswerId> = (0..answers.len() as AnswerId).collect();
+    let ids: Vec<AnswerId> = sub.all_answer_ids();
     let (plan, cost, l, proof) = solve_state(&solver, &ids, left, revealed, deadline)?;
     Ok((remap(&plan, &sub, game), cost, l, proof))
 }
@@ -465,21 +466,11 @@ pub fn solve_off_tree(
 fn distinct_splits(game: &Game, table: &FeedbackTable) -> Vec<Word> {
     let n = game.n_answers();
     let mut seen: ahash::AHashSet<Vec<u8>> = ahash::AHashSet::new();
-    let mut labels = Vec::with_capacity(n);
+    let mut labels = vec![0u8; n];
     let mut kept: Vec<Word> = game.answers.clone();
     for g in n..game.n_guesses() {
-        let mut first = [0u8; crate::feedback::FEEDBACKS];
-        let mut buckets = 0u8;
-        labels.clear();
-        for &f in table.row(g as GuessId) {
-            let slot = &mut first[f as usize];
-            if *slot == 0 {
-                buckets += 1;
-                *slot = buckets;
-            }
-            labels.push(*slot);
-        }
-        if buckets > 1 && seen.insert(labels.clone()) {
+        let split = canonical_labels(table.row(g as GuessId).iter().copied(), &mut labels);
+        if split.buckets > 1 && seen.insert(labels.clone()) {
             kept.push(game.guesses[g]);
         }
     }

@@ -48,11 +48,46 @@ pub struct Tree {
     pub root: Node,
 }
 
+/// Guesses used for each answer, by answer id (0 where an answer was not found): what
+/// a replayed tree and a simulated player both produce.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Depths(pub Vec<u32>);
+
+impl Depths {
+    pub fn total(&self) -> u64 {
+        self.0.iter().map(|&d| d as u64).sum()
+    }
+
+    pub fn average(&self) -> f64 {
+        self.total() as f64 / self.0.len().max(1) as f64
+    }
+
+    pub fn max(&self) -> u32 {
+        self.0.iter().copied().max().unwrap_or(0)
+    }
+
+    /// `histogram[d]` = answers found with exactly `d` guesses.
+    pub fn histogram(&self) -> Vec<usize> {
+        let mut h = vec![0; self.max() as usize + 1];
+        for &d in &self.0 {
+            h[d as usize] += 1;
+        }
+        h
+    }
+}
+
+impl std::ops::Deref for Depths {
+    type Target = [u32];
+    fn deref(&self) -> &[u32] {
+        &self.0
+    }
+}
+
 /// The result of replaying every answer through a tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replay {
-    /// Guesses used for each answer, by answer id (0 where the tree failed it).
-    pub depths: Vec<u32>,
+    /// Guesses used for each answer (0 where the tree failed it).
+    pub depths: Depths,
     /// What is wrong, one line per problem (empty for a valid tree).
     pub problems: Vec<String>,
 }
@@ -62,18 +97,13 @@ impl Replay {
         self.problems.is_empty()
     }
     pub fn total(&self) -> u64 {
-        self.depths.iter().map(|&d| d as u64).sum()
+        self.depths.total()
     }
     pub fn max_depth(&self) -> u32 {
-        self.depths.iter().copied().max().unwrap_or(0)
+        self.depths.max()
     }
-    /// `histogram[d]` = answers found with exactly `d` guesses.
     pub fn histogram(&self) -> Vec<usize> {
-        let mut h = vec![0; self.max_depth() as usize + 1];
-        for &d in &self.depths {
-            h[d as usize] += 1;
-        }
-        h
+        self.depths.histogram()
     }
 }
 
@@ -109,7 +139,7 @@ impl Tree {
                 self.list_name, self.list_checksum, game.name, game.checksum
             ));
             return Replay {
-                depths: vec![0; game.n_answers()],
+                depths: Depths(vec![0; game.n_answers()]),
                 problems,
             };
         }
@@ -167,6 +197,9 @@ impl Tree {
                 }
             }
         }
-        Replay { depths, problems }
+        Replay {
+            depths: Depths(depths),
+            problems,
+        }
     }
 }

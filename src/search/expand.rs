@@ -14,6 +14,7 @@ use super::scratch::Level;
 use super::state::{Guesses, State, Work};
 use super::tt::{Bound, Key};
 use super::Solver;
+use crate::candidates::Labels;
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::GuessId;
 use std::sync::atomic::Ordering;
@@ -217,12 +218,11 @@ impl Solver<'_> {
         let n = level.offsets.len();
         let start = level.expanded_labels.len();
         level.expanded_labels.resize(start + n, 0);
-        let (_, hash, is_candidate) = self.rows.labels(
-            g,
-            &level.offsets,
-            &mut level.counts,
-            &mut level.expanded_labels[start..],
-        );
+        let Labels {
+            hash, is_candidate, ..
+        } = self
+            .rows
+            .labels(g, &level.offsets, &mut level.expanded_labels[start..]);
         if is_candidate {
             // A candidate's green answer sets it apart from every other guess.
             level.expanded_labels.truncate(start);

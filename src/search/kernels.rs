@@ -17,6 +17,7 @@
 //! line) instead of one byte per line: it took `salet` from 217M lookups at ~25 ns to
 //! ~1 ns each.
 
+use crate::candidates::{canonical_labels, Labels};
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
 use crate::table::FeedbackTable;
@@ -247,38 +248,12 @@ impl AnswerMajor {
         true
     }
 
-    /// The canonical labels of the partition `guess` makes of the candidates at
-    /// `offsets`: each candidate's bucket number, buckets numbered 1, 2, ... in order
-    /// of first appearance, into `labels` (one per candidate). Two guesses split the
-    /// candidates alike exactly when their labels are equal. Returns the number of
-    /// buckets, a hash of the labels, and whether `guess` is a candidate; leaves
-    /// `counts` zeroed.
+    /// The canonical labels ([`canonical_labels`]) of the partition `guess` makes of
+    /// the candidates at `offsets`, into `labels`.
     #[inline]
-    pub(super) fn labels(
-        &self,
-        guess: GuessId,
-        offsets: &[usize],
-        counts: &mut [u32],
-        labels: &mut [u8],
-    ) -> (u32, u64, bool) {
+    pub(super) fn labels(&self, guess: GuessId, offsets: &[usize], labels: &mut [u8]) -> Labels {
         let g = guess as usize;
-        let table = &self.bytes[..];
-        let counts: &mut [u32; FEEDBACKS] = counts.try_into().expect("243 slots");
-        let (mut buckets, mut hash) = (0u32, 0u64);
-        for (&o, out) in offsets.iter().zip(labels.iter_mut()) {
-            let c = &mut counts[table[o + g] as usize];
-            if *c == 0 {
-                buckets += 1;
-                *c = buckets;
-            }
-            *out = *c as u8;
-            hash = (hash ^ *c as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-        let is_candidate = counts[Feedback::ALL_GREEN.0 as usize] > 0;
-        for &o in offsets {
-            counts[table[o + g] as usize] = 0;
-        }
-        (buckets, hash, is_candidate)
+        canonical_labels(offsets.iter().map(|&o| self.bytes[o + g]), labels)
     }
 
     /// How `guess` splits the candidates whose answer-major rows start at `offsets`

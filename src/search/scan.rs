@@ -17,6 +17,7 @@ use super::scratch::{Classes, Level};
 use super::state::{State, Work};
 use super::tt::{Bound, Key};
 use super::Solver;
+use crate::candidates::{count_buckets, Labels};
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
 use std::sync::atomic::Ordering;
@@ -476,7 +477,7 @@ impl Solver<'_> {
         let n = ids.len();
         let mut best = (INFEASIBLE, None);
         for &a in ids {
-            if self.bucket_count(a as GuessId, ids, counts).0 == n {
+            if self.splits_perfectly(a as GuessId, ids, counts) {
                 let v = obj.guess_bound(n, w, n, Guess::of(true, obj.counts(a)), left);
                 if v < best.0 {
                     best = (v, Some(a as GuessId));
@@ -493,29 +494,16 @@ impl Solver<'_> {
         }
     }
 
-    /// The number of buckets `guess` makes on `ids`, the sum of squared bucket sizes,
-    /// and whether it is a candidate. Leaves `counts` zeroed.
+    /// True when `guess` gives each of `ids` its own feedback. `counts` is left zeroed.
     #[inline]
-    pub(crate) fn bucket_count(
-        &self,
-        guess: GuessId,
-        ids: &[AnswerId],
-        counts: &mut [u32],
-    ) -> (usize, u64, bool) {
-        let row = self.table.row(guess);
+    fn splits_perfectly(&self, guess: GuessId, ids: &[AnswerId], counts: &mut [u32]) -> bool {
         let counts: &mut [u32; FEEDBACKS] = counts.try_into().expect("243 slots");
-        let (mut buckets, mut sum_squares) = (0usize, 0u64);
-        for &a in ids {
-            let c = &mut counts[row[a as usize] as usize];
-            buckets += (*c == 0) as usize;
-            sum_squares += 2 * *c as u64 + 1;
-            *c += 1;
-        }
-        let is_candidate = counts[Feedback::ALL_GREEN.0 as usize] > 0;
+        let buckets = count_buckets(self.table, guess, ids, counts);
+        let row = self.table.row(guess);
         for &a in ids {
             counts[row[a as usize] as usize] = 0;
         }
-        (buckets, sum_squares, is_candidate)
+        buckets == ids.len()
     }
 
     /// Fills `level.allowed` with the guesses the children need: in normal mode one
@@ -547,9 +535,11 @@ impl Solver<'_> {
                 continue;
             }
             let gi = g as usize;
-            let (buckets, hash, is_candidate) =
-                self.rows
-                    .labels(g, &level.offsets, &mut level.counts, &mut classes.current);
+            let Labels {
+                buckets,
+                hash,
+                is_candidate,
+            } = self.rows.labels(g, &level.offsets, &mut classes.current);
             if buckets == 1 && !is_candidate {
                 continue;
             }
