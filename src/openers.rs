@@ -444,7 +444,7 @@ pub struct Settings {
     /// How many of the most promising openers of the whole list run first.
     pub prepass: usize,
     pub threads: usize,
-    /// Table memory limit in bytes, shared equally by the workers.
+    /// Transposition table memory limit in bytes, shared equally by the workers.
     pub memory_limit: usize,
 }
 

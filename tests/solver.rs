@@ -45,11 +45,11 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
             1,
             hard.then(Revealed::default),
         );
-        for use_table in [true, false] {
+        for use_transpositions in [true, false] {
             let config = Config {
                 max_guesses: max,
                 hard,
-                use_table,
+                use_transpositions,
                 objective: obj.clone(),
                 ..Config::default()
             };
@@ -61,7 +61,7 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
             assert_eq!(
                 got,
                 want,
-                "seed {seed}, {} answers, max {max}, hard {hard}, table {use_table}, {obj:?}",
+                "seed {seed}, {} answers, max {max}, hard {hard}, transpositions {use_transpositions}, {obj:?}",
                 game.n_answers()
             );
             if got < INFEASIBLE as u64 && obj == Objective::total() {

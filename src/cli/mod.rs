@@ -97,7 +97,7 @@ enum Command {
         /// Write the `paths` text here.
         #[arg(long)]
         text: Option<PathBuf>,
-        /// Table memory limit in MiB.
+        /// Transposition table memory limit in MiB.
         #[arg(long, default_value_t = 4096)]
         memory: usize,
     },
@@ -159,7 +159,7 @@ enum Command {
         merge: bool,
         #[arg(long, default_value_t = 6)]
         max_guesses: u8,
-        /// Table memory limit in MiB (shared by the workers).
+        /// Transposition table memory limit in MiB (shared by the workers).
         #[arg(long, default_value_t = 2048)]
         memory: usize,
         /// Most promising openers (of the whole list, every shard) solved first to set
@@ -457,7 +457,7 @@ fn solve(
         max_guesses,
         hard: ctx.hard,
         memory_limit: memory << 20,
-        use_table: true,
+        use_transpositions: true,
         ..Config::default()
     };
     let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
@@ -491,7 +491,7 @@ fn solve(
     println!("histogram {}", histogram_text(&replay.histogram()));
     println!("max depth {}", replay.max_depth());
     println!(
-        "time {elapsed:.3} s; states searched {}; table hits {} of {} probes ({:.1}%)",
+        "time {elapsed:.3} s; states searched {}; transposition hits {} of {} probes ({:.1}%)",
         c.states,
         c.hits,
         c.probes,
@@ -683,14 +683,14 @@ fn bench(ctx: &Ctx, full: bool) -> Result<ExitCode> {
         let (total, _) = solver.solve_opener(g, &|_, _, _| {})?;
         let c = solver.counters();
         println!(
-            "solve {opener} ({}): total {total} in {:.3} s; states {}; expansions {}; scanned pairs {}; table hit rate {:.1}%; table {} entries",
+            "solve {opener} ({}): total {total} in {:.3} s; states {}; expansions {}; scanned pairs {}; transposition hit rate {:.1}%; transposition table {} entries",
             mode_name(hard),
             t.elapsed().as_secs_f64(),
             c.states,
             c.expansions,
             c.scanned,
             100.0 * c.hit_rate(),
-            solver.table_size().0
+            solver.transposition_size().0
         );
     }
     // `check --opener salet --max-guesses 5`, phase by phase.

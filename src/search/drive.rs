@@ -310,7 +310,7 @@ impl Solver<'_> {
     }
 
     /// The smallest bucket of `guess` on `ids` that no tree finishes within `left - 1`
-    /// more guesses, or `None` when every bucket can be (then the table holds a
+    /// more guesses, or `None` when every bucket can be (then the transposition table holds a
     /// witness for each). Buckets are tried smallest first and the search stops at
     /// the first failure, so a refutation costs one failing bucket, not all of them.
     pub fn first_infeasible_bucket(
@@ -406,7 +406,7 @@ impl Solver<'_> {
         })
     }
 
-    /// The optimal subtree of a feasible state, read back from the table (re-searching
+    /// The optimal subtree of a feasible state, read back from the transposition table (re-searching
     /// any state that was evicted or settled by a closed form).
     pub fn build(&self, ids: &[AnswerId], left: u8, revealed: &Revealed) -> Node {
         let (v, g) = self.run(ids, left, revealed, INFEASIBLE);

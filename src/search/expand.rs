@@ -3,7 +3,7 @@
 //! shortcut (try the best-splitting answers before scanning every guess).
 //!
 //! Invariants: `search` returns the exact cost when it is below `cutoff`, else a lower
-//! bound of at least `cutoff`, and stores exactly that in the table; a guess is abandoned
+//! bound of at least `cutoff`, and stores exactly that in the transposition table; a guess is abandoned
 //! only when its partial sum plus the bounds of its remaining buckets reaches the
 //! cutoff, so no better guess is ever cut.
 
@@ -123,7 +123,7 @@ impl Solver<'_> {
     /// guesses, and the better splitters) are scanned alone and the [`FIRST_FIT`] with
     /// the least sum of squared bucket sizes are expanded. A guess that finishes in
     /// time settles the state (every tree in time costs the state's bound, 0); if none
-    /// does, the full scan follows and finds their failed buckets in the table.
+    /// does, the full scan follows and finds their failed buckets in the transposition table.
     /// Returns the guess that finished.
     fn first_fit(&self, st: &State, cutoff: u32, head: Head, work: &mut Work) -> Option<GuessId> {
         let obj = &self.config.objective;
@@ -296,7 +296,7 @@ impl Solver<'_> {
             "bucket sizes sum to the candidates"
         );
 
-        // Bucket bounds: the size bound, raised by the table where it knows more.
+        // Bucket bounds: the size bound, raised by the transposition table where it knows more.
         let hard = self.config.hard;
         let word = self.game.guesses[g as usize];
         let here = obj.node(n, w, left);

@@ -47,7 +47,7 @@ pub(super) const BLOCK_MAX: usize = 22;
 
 pub(super) const LANES: usize = 32;
 
-/// The body of [`AnswerMajor::block_scan`] over the answer-major `table`. The sieve below
+/// The body of [`AnswerMajor::block_scan`] over the answer-major copy `table`. The sieve below
 /// computes the same with no limit, but this fixed-size, byte-counter form is what
 /// the small states need (measured: `solve trace` 0.48 s here, 0.74 s through the
 /// sieve).
@@ -84,7 +84,7 @@ fn block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split;
     }
 }
 
-/// The body of [`AnswerMajor::block_sieve`] over the answer-major `table`.
+/// The body of [`AnswerMajor::block_sieve`] over the answer-major copy `table`.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // lane loops: one vector instruction each
 fn sieve(

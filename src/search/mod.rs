@@ -78,10 +78,10 @@ pub struct Config {
     /// Every answer must be found within this many guesses (the opener included).
     pub max_guesses: u8,
     pub hard: bool,
-    /// Approximate limit on the table's memory, in bytes.
+    /// Approximate limit on the transposition table's memory, in bytes.
     pub memory_limit: usize,
     /// Use the transposition table (turned off only to test that it changes nothing).
-    pub use_table: bool,
+    pub use_transpositions: bool,
     /// What a tree's cost counts (default: total guesses).
     pub objective: Objective,
 }
@@ -92,7 +92,7 @@ impl Default for Config {
             max_guesses: 6,
             hard: false,
             memory_limit: 4 << 30,
-            use_table: true,
+            use_transpositions: true,
             objective: Objective::total(),
         }
     }
@@ -160,7 +160,7 @@ impl<'a> Solver<'a> {
             table,
             rows: AnswerMajor::new(table),
             sigs: game.guesses.iter().map(|&w| LetterSig::of(w)).collect(),
-            tt: TranspositionTable::new(config.memory_limit, config.use_table),
+            tt: TranspositionTable::new(config.memory_limit, config.use_transpositions),
             config,
             all_guesses: (0..game.n_guesses() as GuessId).collect(),
             stop: &NEVER,
@@ -188,7 +188,7 @@ impl<'a> Solver<'a> {
     }
 
     /// Entries and approximate bytes in the transposition table.
-    pub fn table_size(&self) -> (usize, usize) {
+    pub fn transposition_size(&self) -> (usize, usize) {
         (self.tt.len(), self.tt.bytes())
     }
 

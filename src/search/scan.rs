@@ -1,5 +1,5 @@
 //! Per-state scanning: everything the search learns about a state before expanding a
-//! guess. Closed forms and the table, the candidates' perfect-split check, the bound of
+//! guess. Closed forms and the transposition table, the candidates' perfect-split check, the bound of
 //! every guess (normal mode 32 at a time: by pairwise comparison for small states, a
 //! sieve for states of up to 255 candidates under a tight cutoff, per-lane bucket
 //! counts otherwise; hard mode one at a time, with early rejection), and the exact
@@ -76,7 +76,7 @@ pub(super) fn row_has_green(row: &[u8], ids: &[AnswerId]) -> bool {
 }
 
 impl Solver<'_> {
-    /// Steps 1 and 2 of [`Solver::search`]: closed forms, the table, and the scan. Either
+    /// Steps 1 and 2 of [`Solver::search`]: closed forms, the transposition table, and the scan. Either
     /// settles the state, or leaves the guesses to expand in `level.order`, unsorted
     /// (see [`sorted_prefix`]).
     pub(super) fn scan(&self, st: &State, cutoff: u32, work: &mut Work) -> Scanned {
@@ -86,7 +86,7 @@ impl Solver<'_> {
         }
     }
 
-    /// Step 1 and the cheap part of step 2: closed forms, the table, the candidates'
+    /// Step 1 and the cheap part of step 2: closed forms, the transposition table, the candidates'
     /// perfect split, and the whole of a state with two guesses left. `Err` settles
     /// the state; `Ok` leaves the guess scan to [`Solver::scan_guesses`], with
     /// `level.offsets` set.

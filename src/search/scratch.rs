@@ -1,9 +1,9 @@
 //! Scratch memory of the search: one [`Level`] of buffers per depth, the exact
-//! partition-class table, the counters, and the per-solver [`Pool`] that lends them
+//! partition-class map, the counters, and the per-solver [`Pool`] that lends them
 //! out and sums the counters of every search.
 //!
 //! Invariants: a level's buffers are only meaningful during the state being searched at
-//! that depth; the class table is valid for one state at a time (entries carry a stamp,
+//! that depth; the class map is valid for one state at a time (entries carry a stamp,
 //! so starting a state costs nothing). Cost: about 0.6 MB per scratch for the default
 //! lists, reused through the pool rather than zeroed per search.
 
@@ -62,7 +62,7 @@ impl Default for Level {
 }
 
 /// Exact partition classes of the guesses scanned at one state: an open-addressing
-/// table from a hash of the canonical labels (bucket numbers in order of first
+/// map from a hash of the canonical labels (bucket numbers in order of first
 /// appearance) to the stored labels of the first guess of the class. Entries are
 /// tagged with a stamp per state, so starting a state costs nothing.
 pub(super) struct Classes {
@@ -194,7 +194,7 @@ impl Drop for PooledScratch<'_> {
     }
 }
 
-/// A worker's scratch: one [`Level`] per depth, the class table and its counters.
+/// A worker's scratch: one [`Level`] per depth, the class map and its counters.
 pub(super) struct Scratch {
     pub(super) levels: Vec<Level>,
     classes: Classes,

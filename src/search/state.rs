@@ -1,7 +1,7 @@
 //! The arguments of one search call, as two values: the [`State`] being searched
 //! (candidates, guesses left, what hard mode has revealed, the guesses the parent
 //! handed down) and the [`Work`] it is searched in (this depth's scratch, the levels
-//! below, the partition-class table and the counters), the way regex-automata carries
+//! below, the partition-class map and the counters), the way regex-automata carries
 //! one `Cache` through its searches.
 //!
 //! Invariants: `State::ids` is sorted and non-empty; a `Work`'s first level belongs to

@@ -6,9 +6,9 @@ use std::ops::AddAssign;
 /// What one search did.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Counters {
-    /// States expanded: table misses that went on to scan guesses.
+    /// States expanded: transposition-table misses that went on to scan guesses.
     pub states: u64,
-    /// Table probes made.
+    /// Transposition-table probes made.
     pub probes: u64,
     /// Probes that settled the state without search.
     pub hits: u64,

@@ -59,8 +59,8 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table holding at most about `limit` bytes; `enabled = false` makes every
-    /// probe miss and every store a no-op (for table on == table off tests).
+    /// A transposition table holding at most about `limit` bytes; `enabled = false` makes every
+    /// probe miss and every store a no-op (for the on == off tests).
     pub fn new(limit: usize, enabled: bool) -> TranspositionTable {
         let seeds = ahash::RandomState::with_seeds(1, 2, 3, 4);
         TranspositionTable {
