@@ -1,10 +1,15 @@
-//! Candidates: the set of answers still possible, as a bitset over answer ids, and
-//! partitioning a set into buckets by the feedback of one guess.
+//! Candidates: the one set type for answers held as a set (the candidates a history
+//! leaves, the answers a claim exempts), as a bitset over answer ids with set
+//! operators (`&`, `|`, `-`, and their assigning forms), and partitioning candidates
+//! into buckets by the feedback of one guess, with the canonical labels that tell
+//! whether two guesses split them alike.
 //!
 //! The set lives in a `bitvec` `BitVec<u64, Lsb0>` for its API, but hot loops touch
 //! only the raw `u64` words (`as_raw_slice`): bitvec's per-bit iterators are 10-100x
-//! slower there. The exact solver works on sorted id lists instead (see
-//! `search/mod.rs` for why); [`Candidates::ids`] converts.
+//! slower there. The exact solver works on sorted id slices instead (see
+//! `search/mod.rs` for why); [`Candidates::ids`] and [`Candidates::from_ids`] convert.
+//! Membership is a raw-word test: `Objective::counts` asks it once per candidate of a
+//! state under the `--except` objective.
 //!
 //! Invariant: the dead bits past the last answer in the last raw word are always 0.
 
@@ -48,8 +53,62 @@ impl Candidates {
         self.bits.set(a as usize, true);
     }
 
+    #[inline]
     pub fn contains(&self, a: AnswerId) -> bool {
-        self.bits[a as usize]
+        let a = a as usize;
+        self.bits
+            .as_raw_slice()
+            .get(a / 64)
+            .is_some_and(|w| w >> (a % 64) & 1 == 1)
+    }
+
+    pub fn remove(&mut self, a: AnswerId) {
+        self.bits.set(a as usize, false);
+    }
+
+    /// Keeps only the answers for which `keep` is true.
+    pub fn retain(&mut self, mut keep: impl FnMut(AnswerId) -> bool) {
+        for a in self.ids() {
+            if !keep(a) {
+                self.remove(a);
+            }
+        }
+    }
+
+    /// The ids in increasing order, without allocating.
+    pub fn iter(&self) -> impl Iterator<Item = AnswerId> + '_ {
+        self.bits
+            .as_raw_slice()
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &word)| {
+                let mut w = word;
+                std::iter::from_fn(move || {
+                    (w != 0).then(|| {
+                        let bit = w.trailing_zeros() as usize;
+                        w &= w - 1;
+                        (i * 64 + bit) as AnswerId
+                    })
+                })
+            })
+    }
+
+    /// The size of the universe (answers of the game) the set is over.
+    pub fn universe(&self) -> usize {
+        self.bits.len()
+    }
+
+    /// Applies `op` word by word with `other` (same universe).
+    fn combine(&mut self, other: &Candidates, op: impl Fn(u64, u64) -> u64) {
+        assert_eq!(self.universe(), other.universe(), "sets over one universe");
+        for (w, &o) in self
+            .bits
+            .as_raw_mut_slice()
+            .iter_mut()
+            .zip(other.bits.as_raw_slice())
+        {
+            *w = op(*w, o);
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -90,6 +149,54 @@ impl Candidates {
                 w &= w - 1;
             }
         }
+    }
+}
+
+impl std::ops::BitAndAssign<&Candidates> for Candidates {
+    /// Intersection.
+    fn bitand_assign(&mut self, other: &Candidates) {
+        self.combine(other, |a, b| a & b);
+    }
+}
+
+impl std::ops::BitOrAssign<&Candidates> for Candidates {
+    /// Union.
+    fn bitor_assign(&mut self, other: &Candidates) {
+        self.combine(other, |a, b| a | b);
+    }
+}
+
+impl std::ops::SubAssign<&Candidates> for Candidates {
+    /// Difference.
+    fn sub_assign(&mut self, other: &Candidates) {
+        self.combine(other, |a, b| a & !b);
+    }
+}
+
+impl std::ops::BitAnd for &Candidates {
+    type Output = Candidates;
+    fn bitand(self, other: &Candidates) -> Candidates {
+        let mut out = self.clone();
+        out &= other;
+        out
+    }
+}
+
+impl std::ops::BitOr for &Candidates {
+    type Output = Candidates;
+    fn bitor(self, other: &Candidates) -> Candidates {
+        let mut out = self.clone();
+        out |= other;
+        out
+    }
+}
+
+impl std::ops::Sub for &Candidates {
+    type Output = Candidates;
+    fn sub(self, other: &Candidates) -> Candidates {
+        let mut out = self.clone();
+        out -= other;
+        out
     }
 }
 
@@ -184,5 +291,46 @@ mod tests {
         assert!(c.contains(64) && !c.contains(66));
         assert!(Candidates::none(70).is_empty());
         assert_eq!(Candidates::all(70).len(), 70);
+        assert_eq!(c.iter().collect::<Vec<_>>(), ids);
+        assert!(!c.contains(199 + 1) && c.contains(199));
+    }
+
+    /// The set operators against the same operations on sorted id lists.
+    #[test]
+    fn set_operators_match_id_lists() {
+        let n = 300;
+        let a_ids: Vec<AnswerId> = (0..n).filter(|i| i % 3 == 0).collect();
+        let b_ids: Vec<AnswerId> = (0..n).filter(|i| i % 5 == 0 || *i > 250).collect();
+        let (a, b) = (
+            Candidates::from_ids(n as usize, &a_ids),
+            Candidates::from_ids(n as usize, &b_ids),
+        );
+        let both: Vec<AnswerId> = a_ids
+            .iter()
+            .copied()
+            .filter(|x| b_ids.contains(x))
+            .collect();
+        let either: Vec<AnswerId> = (0..n)
+            .filter(|x| a_ids.contains(x) || b_ids.contains(x))
+            .collect();
+        let only_a: Vec<AnswerId> = a_ids
+            .iter()
+            .copied()
+            .filter(|x| !b_ids.contains(x))
+            .collect();
+        assert_eq!((&a & &b).ids(), both);
+        assert_eq!((&a | &b).ids(), either);
+        assert_eq!((&a - &b).ids(), only_a);
+        let mut c = a.clone();
+        c.retain(|x| x % 2 == 0);
+        assert_eq!(
+            c.ids(),
+            a_ids
+                .iter()
+                .copied()
+                .filter(|x| x % 2 == 0)
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(c.len(), c.iter().count());
     }
 }

@@ -9,6 +9,7 @@
 //! REFUTED one with evidence: the smallest opener bucket that no tree can finish in
 //! time, whatever is played.
 
+use crate::candidates::Candidates;
 use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
 use crate::search::bound::{Objective, OVER_PENALTY};
@@ -90,11 +91,7 @@ pub fn within(
             }
         }
     } else {
-        let mut mask = vec![false; game.n_answers()];
-        for &a in exempt {
-            mask[a as usize] = true;
-        }
-        let mask: Arc<[bool]> = mask.into();
+        let mask = Arc::new(Candidates::from_ids(game.n_answers(), exempt));
         let config = Config {
             max_guesses: GAME_LIMIT.max(depth),
             hard,

@@ -7,6 +7,7 @@ use wordle_tree::game::{AnswerId, Game, GuessId};
 use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
 use wordle_tree::search::{Config, Objective, Solver};
+use wordle_tree::candidates::Candidates;
 use wordle_tree::tree::Tree;
 use wordle_tree::{FeedbackTable, Word};
 
@@ -15,7 +16,8 @@ use common::{brute, random_game, Rng};
 
 fn objectives(rng: &mut Rng, game: &Game, max: u8) -> Vec<Objective> {
     let d = 1 + rng.below(max as usize - 1) as u8;
-    let exempt: Arc<[bool]> = (0..game.n_answers()).map(|_| rng.below(4) == 0).collect();
+    let exempt: Vec<AnswerId> = game.answer_ids().filter(|_| rng.below(4) == 0).collect();
+    let exempt = Arc::new(Candidates::from_ids(game.n_answers(), &exempt));
     vec![
         Objective::total(),
         Objective::feasibility(),

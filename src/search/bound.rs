@@ -36,6 +36,7 @@
 //! Tests in `tests/solver.rs` check the search (and so these bounds) against a brute
 //! force with no bounds on random small games.
 
+use crate::candidates::Candidates;
 use std::sync::Arc;
 
 /// Stands for "no tree exists" (infeasible within the guesses left). Above any real
@@ -87,7 +88,7 @@ pub struct Objective {
     /// The `left` at which unfound counted candidates pay the penalty (0: never).
     pub over_left: u8,
     /// Answers (by id) that never pay the penalty.
-    pub exempt: Option<Arc<[bool]>>,
+    pub exempt: Option<Arc<Candidates>>,
 }
 
 impl Objective {
@@ -121,7 +122,7 @@ impl Objective {
     }
 
     /// Zero exactly when every answer but the exempt ones is found within `depth`.
-    pub fn within_except(depth: u8, max_guesses: u8, exempt: Arc<[bool]>) -> Objective {
+    pub fn within_except(depth: u8, max_guesses: u8, exempt: Arc<Candidates>) -> Objective {
         Objective {
             unit: 0,
             penalty: 1,
@@ -139,7 +140,7 @@ impl Objective {
     /// Whether answer `a` pays the penalty.
     #[inline]
     pub fn counts(&self, a: u16) -> bool {
-        self.exempt.as_ref().is_none_or(|e| !e[a as usize])
+        self.exempt.as_ref().is_none_or(|e| !e.contains(a))
     }
 
     /// How many of `ids` pay the penalty (0 when there is none).
