@@ -16,6 +16,7 @@
 //! poor openers leave, hence the optional deadline: then the advice is the best guess
 //! found, with its exact plan and a proved range for the optimum, marked unproven).
 
+use crate::echo::echo;
 use crate::feedback::{Feedback, FeedbackError};
 use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
@@ -34,7 +35,8 @@ pub struct Step {
     pub feedback: Feedback,
 }
 
-/// Why a history token or a history is refused. `step` is 1-based.
+/// Why a history token or a history is refused. `step` is 1-based; a token as typed is
+/// quoted through [`echo`] (escaped, cut short).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HistoryError {
     #[error("history token '{0}' is not GUESS:FEEDBACK (for example salet:BBYGB)")]
@@ -93,9 +95,9 @@ pub fn tokens(game: &Game, steps: &[Step]) -> String {
 /// Parses one `GUESS:FEEDBACK` token; the guess must be allowed in `game`.
 pub fn parse_step(game: &Game, s: &str) -> Result<Step, HistoryError> {
     let Some((w, f)) = s.split_once(':') else {
-        return Err(HistoryError::Shape(s.to_string()));
+        return Err(HistoryError::Shape(echo(s)));
     };
-    let t = || s.to_string();
+    let t = || echo(s);
     let word = Word::parse(w).map_err(|why| HistoryError::Word { token: t(), why })?;
     let feedback = Feedback::parse(f).map_err(|why| HistoryError::Feedback { token: t(), why })?;
     let guess = game
@@ -188,7 +190,7 @@ pub enum OffTree {
 /// Follows `steps` from the root of `tree` (one binary search per step).
 #[inline]
 pub fn follow<'t>(tree: &'t Tree, steps: &[Step]) -> Position<'t> {
-    let mut node = &tree.root;
+    let mut node = tree.root();
     for (i, s) in steps.iter().enumerate() {
         if s.guess != node.guess {
             return Position::Off {
@@ -294,16 +296,34 @@ impl Move {
 pub enum Source {
     /// Looked up in the stored tree.
     Tree,
-    /// The history left the tree at `step`; the state was solved with `left`
-    /// guesses. `within_limit` is false when no plan finishes within the guesses the
-    /// tree allowed, and `left` had to be raised.
+    /// Solved by the exact search, `left` guesses allowed. `off` is where the history
+    /// left the stored tree (`None`: there was no tree, [`Guide::Solve`]).
+    /// `within_limit` is false when no plan finishes within the guesses the game
+    /// allowed, and `left` had to be raised. `opener_given`: the guess is the opener
+    /// the player chose ([`Guide::Solve`] with an opener, on an empty history), and
+    /// only the rest of the plan was solved (its cost exact for that opener).
     Solved {
-        step: usize,
-        why: OffTree,
+        off: Option<(usize, OffTree)>,
+        opener_given: bool,
         left: u8,
         within_limit: bool,
         proof: Proof,
     },
+}
+
+impl Source {
+    /// True when the guess and its cost are proved optimal for the state (a tree's
+    /// move is the tree's choice, not a proof).
+    pub fn proven_optimal(&self) -> bool {
+        matches!(
+            self,
+            Source::Solved {
+                opener_given: false,
+                proof: Proof::Exact,
+                ..
+            }
+        )
+    }
 }
 
 /// How far the off-tree search got.
@@ -336,58 +356,104 @@ pub enum AdviceError {
     Solve(#[from] SolveError),
 }
 
-/// The advice for `steps`: replays them, follows the tree, and off the tree solves the
-/// state ([`solve_off_tree`]): exactly, or with a `deadline` the best guess found by
-/// then.
+/// What the advice follows.
+#[derive(Clone, Copy, Debug)]
+pub enum Guide<'t> {
+    /// A stored tree while the history stays on it; off it, the exact search.
+    Tree(&'t Tree),
+    /// No tree (custom lists, or a chosen opener): every state is solved exactly from
+    /// the history, the first guess too (an exact search over every allowed guess,
+    /// seconds for a game of 50 answers, much longer for thousands) unless `opener`
+    /// is given, when the empty history plays it and solves each of its buckets.
+    Solve {
+        hard: bool,
+        max_guesses: u8,
+        opener: Option<GuessId>,
+    },
+}
+
+impl Guide<'_> {
+    pub fn hard(&self) -> bool {
+        match self {
+            Guide::Tree(t) => t.hard(),
+            Guide::Solve { hard, .. } => *hard,
+        }
+    }
+
+    /// The game's guess limit.
+    pub fn max_guesses(&self) -> u8 {
+        match self {
+            Guide::Tree(t) => t.max_guesses(),
+            Guide::Solve { max_guesses, .. } => *max_guesses,
+        }
+    }
+}
+
+/// The advice for `steps`: replays them, follows the tree, and off the tree (or with
+/// no tree) solves the state ([`solve_off_tree`]): exactly, or with a `deadline` the
+/// best guess found by then.
 pub fn advise(
     game: &Game,
-    tree: &Tree,
+    guide: Guide,
     steps: &[Step],
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> Result<Advice, AdviceError> {
-    let history = replay(game, steps, tree.hard)?;
+    let (hard, max_guesses) = (guide.hard(), guide.max_guesses());
+    let history = replay(game, steps, hard)?;
     if history.solved {
         return Ok(Advice::Solved {
             answer: history.candidates[0],
             guesses: steps.len(),
         });
     }
-    let (step, why) = match follow(tree, steps) {
-        Position::On(node) => {
-            let (cost, worst) =
-                subtree_depths(game, node, &history.candidates).ok_or(AdviceError::TreeMisses)?;
-            return Ok(Advice::Play(Move {
-                guess: node.guess,
-                candidates: history.candidates,
-                cost,
-                worst,
-                plan: node.clone(),
-                source: Source::Tree,
-            }));
-        }
-        // `replay` accepted the history, so its last step is the only green one.
-        Position::Solved => unreachable!("a solved history returned above"),
-        Position::Off { step, why } => (step, why),
+    let off = match guide {
+        Guide::Tree(tree) => match follow(tree, steps) {
+            Position::On(node) => {
+                let (cost, worst) = subtree_depths(game, node, &history.candidates)
+                    .ok_or(AdviceError::TreeMisses)?;
+                return Ok(Advice::Play(Move {
+                    guess: node.guess,
+                    candidates: history.candidates,
+                    cost,
+                    worst,
+                    plan: node.clone(),
+                    source: Source::Tree,
+                }));
+            }
+            // `replay` accepted the history, so its last step is the only green one.
+            Position::Solved => unreachable!("a solved history returned above"),
+            Position::Off { step, why } => Some((step, why)),
+        },
+        Guide::Solve { .. } => None,
     };
-    let used = steps.len() as u8;
-    if used >= tree.max_guesses || steps.len() > u8::MAX as usize {
-        return Err(AdviceError::OutOfGuesses(tree.max_guesses));
+    let used = steps.len().min(u8::MAX as usize) as u8;
+    if used >= max_guesses {
+        return Err(AdviceError::OutOfGuesses(max_guesses));
     }
-    let revealed = if tree.hard {
+    let revealed = if hard {
         history.revealed
     } else {
         Revealed::default()
     };
-    let (plan, cost, left, proof) = solve_off_tree(
-        game,
-        &history.candidates,
-        tree.max_guesses - used,
-        &revealed,
-        tree.hard,
-        stop,
-        deadline,
-    )?;
+    let opener = match guide {
+        Guide::Solve {
+            opener: Some(g), ..
+        } if steps.is_empty() => Some(g),
+        _ => None,
+    };
+    let (plan, cost, left, proof) = match opener {
+        Some(g) => solve_after_opener(game, g, max_guesses, hard, stop, deadline)?,
+        None => solve_off_tree(
+            game,
+            &history.candidates,
+            max_guesses - used,
+            &revealed,
+            hard,
+            stop,
+            deadline,
+        )?,
+    };
     // Only a search interrupted during `build` leaves a plan that misses a candidate.
     let (replayed, worst) = subtree_depths(game, &plan, &history.candidates)
         .ok_or(AdviceError::Solve(SolveError::Interrupted))?;
@@ -399,13 +465,86 @@ pub fn advise(
         worst,
         plan,
         source: Source::Solved {
-            step,
-            why,
+            off,
+            opener_given: opener.is_some(),
             left,
-            within_limit: left == tree.max_guesses - used,
+            within_limit: left == max_guesses - used,
             proof,
         },
     }))
+}
+
+/// The plan of a chosen opener over every answer with `max_guesses` guesses: each of
+/// its buckets solved as a state ([`solve_off_tree`], so with a `deadline` each gets
+/// the best found by then). `(plan, cost, guesses it was solved with, proof)`; the
+/// proof and bound speak of plans that open with `opener`.
+fn solve_after_opener(
+    game: &Game,
+    opener: GuessId,
+    max_guesses: u8,
+    hard: bool,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+) -> Result<(Node, u32, u8, Proof), SolveError> {
+    let word = game.guesses[opener as usize];
+    let mut buckets: Vec<(Feedback, Vec<AnswerId>)> = Vec::new();
+    for a in 0..game.n_answers() as AnswerId {
+        let f = Feedback::compute(word, game.answers[a as usize]);
+        match buckets.iter_mut().find(|(g, _)| *g == f) {
+            Some((_, b)) => b.push(a),
+            None => buckets.push((f, vec![a])),
+        }
+    }
+    buckets.sort_by_key(|(f, _)| f.0);
+    let mut cost = game.n_answers() as u32;
+    let mut left = max_guesses;
+    let (mut bound, mut examined, mut guesses, mut exact) = (cost as u64, 0, 0, true);
+    let mut branches = Vec::new();
+    for (f, bucket) in buckets {
+        if f.is_all_green() {
+            continue;
+        }
+        if max_guesses < 2 {
+            return Err(SolveError::Infeasible(max_guesses));
+        }
+        let revealed = if hard {
+            Revealed::default().after(word, f)
+        } else {
+            Revealed::default()
+        };
+        let (plan, c, l, proof) =
+            solve_off_tree(game, &bucket, max_guesses - 1, &revealed, hard, stop, deadline)?;
+        cost += c;
+        left = left.max(l + 1);
+        match proof {
+            Proof::Exact => bound += c as u64,
+            Proof::Unproven {
+                lower_bound,
+                examined: e,
+                guesses: g,
+            } => {
+                exact = false;
+                bound += lower_bound;
+                examined += e;
+                guesses += g;
+            }
+        }
+        branches.push((f.0, plan));
+    }
+    let proof = if exact {
+        Proof::Exact
+    } else {
+        Proof::Unproven {
+            lower_bound: bound,
+            examined,
+            guesses,
+        }
+    };
+    let plan = Node {
+        guess: opener,
+        branches,
+    };
+    Ok((plan, cost, left, proof))
 }
 
 /// Solves a state off the tree: `(plan, cost, guesses it was solved with, proof)`, as
@@ -676,7 +815,7 @@ mod tests {
         let tree = small_tree(&game, &table, false);
         let mut total = 0;
         for a in 0..game.n_answers() as AnswerId {
-            let p = path(&game, &tree.root, a).unwrap();
+            let p = path(&game, tree.root(), a).unwrap();
             assert_eq!(p.last().unwrap().guess, a);
             total += p.len() as u64;
             assert_eq!(follow(&tree, &p), Position::Solved);
@@ -686,7 +825,7 @@ mod tests {
             }
         }
         let all: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
-        assert_eq!(subtree_cost(&game, &tree.root, &all), Some(total));
+        assert_eq!(subtree_cost(&game, tree.root(), &all), Some(total));
         assert_eq!(tree.verify(&game).total(), total);
     }
 
@@ -753,9 +892,9 @@ mod tests {
         let tree = small_tree(&game, &table, false);
         let stop = AtomicBool::new(false);
         let a = (0..game.n_answers() as AnswerId)
-            .find(|&a| path(&game, &tree.root, a).unwrap().len() >= 3)
+            .find(|&a| path(&game, tree.root(), a).unwrap().len() >= 3)
             .unwrap();
-        let p = path(&game, &tree.root, a).unwrap();
+        let p = path(&game, tree.root(), a).unwrap();
         match advise(&game, &tree, &p[..1], &stop, None).unwrap() {
             Advice::Play(m) => {
                 assert_eq!(m.source, Source::Tree);
