@@ -798,7 +798,7 @@ mod tests {
         );
         let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
         let root = solver.build(&ids, 6, &Revealed::default());
-        Tree::new(game, hard, 6, root)
+        Tree::new(game, hard, 6, root).unwrap()
     }
 
     fn small_game() -> Game {
@@ -837,7 +837,7 @@ mod tests {
         for hard in [false, true] {
             let tree = small_tree(&game, &table, hard);
             // Open with another guess than the tree's, for a few answers.
-            let other = (tree.root.guess + 1) % game.n_guesses() as GuessId;
+            let other = (tree.root().guess + 1) % game.n_guesses() as GuessId;
             let word = game.guesses[other as usize];
             for a in (0..game.n_answers()).step_by(7) {
                 let f = Feedback::compute(word, game.answers[a]);
@@ -845,14 +845,14 @@ mod tests {
                     guess: other,
                     feedback: f,
                 }];
-                let advice = advise(&game, &tree, &st, &stop, None).unwrap();
+                let advice = advise(&game, Guide::Tree(&tree), &st, &stop, None).unwrap();
                 let h = replay(&game, &st, hard).unwrap();
                 match advice {
                     Advice::Solved { answer, guesses } => {
                         assert!(f.is_all_green() && answer as usize == a && guesses == 1)
                     }
                     Advice::Play(m) => {
-                        assert!(matches!(m.source, Source::Solved { step: 1, .. }));
+                        assert!(matches!(m.source, Source::Solved { off: Some((1, _)), .. }));
                         assert_eq!(m.candidates, h.candidates);
                         // The plan's cost is its replayed cost and the solver's optimum.
                         assert_eq!(subtree_cost(&game, &m.plan, &m.candidates), Some(m.cost));
@@ -895,7 +895,7 @@ mod tests {
             .find(|&a| path(&game, tree.root(), a).unwrap().len() >= 3)
             .unwrap();
         let p = path(&game, tree.root(), a).unwrap();
-        match advise(&game, &tree, &p[..1], &stop, None).unwrap() {
+        match advise(&game, Guide::Tree(&tree), &p[..1], &stop, None).unwrap() {
             Advice::Play(m) => {
                 assert_eq!(m.source, Source::Tree);
                 assert!(m.candidates.contains(&a));
@@ -904,7 +904,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(
-            advise(&game, &tree, &p, &stop, None).unwrap(),
+            advise(&game, Guide::Tree(&tree), &p, &stop, None).unwrap(),
             Advice::Solved {
                 answer: a,
                 guesses: p.len()

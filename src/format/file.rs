@@ -370,49 +370,53 @@ impl<'de> Visitor<'de> for BranchSeed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::Node;
+    use crate::feedback::Feedback;
+    use crate::word::Word;
 
-    fn tree() -> Tree {
-        Tree {
-            hard: true,
-            max_guesses: 6,
-            list_checksum: 42,
-            list_name: "wordle".into(),
-            root: Node {
-                guess: 7,
-                branches: vec![(
-                    0,
-                    Node {
-                        guess: 1,
-                        branches: vec![],
-                    },
-                )],
-            },
-        }
+    fn game() -> Game {
+        let w = |s: &str| Word::parse(s).unwrap();
+        Game::from_words(&[w("cigar"), w("rebut")], &[w("sissy")])
+    }
+
+    fn tree(game: &Game) -> Tree {
+        let f = Feedback::compute(game.guesses[0], game.answers[1]);
+        let root = Node {
+            guess: 0,
+            branches: vec![(
+                f.0,
+                Node {
+                    guess: 1,
+                    branches: vec![],
+                },
+            )],
+        };
+        Tree::new(game, true, 6, root).unwrap()
     }
 
     #[test]
     fn round_trip() {
-        let t = tree();
-        assert_eq!(decode(&encode(&t), Path::new("t")).unwrap(), t);
+        let g = game();
+        let t = tree(&g);
+        assert_eq!(decode(&encode(&t), Path::new("t"), &g).unwrap(), t);
     }
 
     #[test]
     fn damage_is_refused() {
-        let bytes = encode(&tree());
+        let g = game();
+        let bytes = encode(&tree(&g));
         let p = Path::new("t");
         assert!(matches!(
-            decode(&bytes[..bytes.len() - 3], p),
+            decode(&bytes[..bytes.len() - 3], p, &g),
             Err(FileError::Truncated(..))
         ));
         let mut bad = bytes.clone();
         bad[HEADER + 1] ^= 0xff;
-        assert!(matches!(decode(&bad, p), Err(FileError::Corrupt(..))));
+        assert!(matches!(decode(&bad, p, &g), Err(FileError::Corrupt(..))));
         let mut bad = bytes.clone();
         bad[8] = 9;
-        assert!(matches!(decode(&bad, p), Err(FileError::Version(_, 9))));
+        assert!(matches!(decode(&bad, p, &g), Err(FileError::Version(_, 9))));
         assert!(matches!(
-            decode(b"hello world, not a tree", p),
+            decode(b"hello world, not a tree", p, &g),
             Err(FileError::Magic(..))
         ));
     }
