@@ -145,7 +145,7 @@ pub fn decode(bytes: &[u8], path: &Path, game: &Game) -> Result<Tree, FileError>
         body,
         config,
     )
-    .map_err(|e| FileError::Decode(p(), echo(&e.to_string())))?;
+    .map_err(|e| FileError::Decode(p(), body_error(e)))?;
     if used != body.len()
         || raw.hard as u8 != hard
         || raw.max_guesses != max_guesses
@@ -165,6 +165,19 @@ pub fn decode(bytes: &[u8], path: &Path, game: &Game) -> Result<Tree, FileError>
     let tree = Tree::new(game, raw.hard, raw.max_guesses, raw.root)
         .map_err(|e| FileError::Invalid(p(), e))?;
     Ok(tree)
+}
+
+/// What is wrong with a body, in words (bincode's own `Display` is its `Debug`).
+fn body_error(e: bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as E;
+    match e {
+        E::OtherString(why) => why,
+        E::UnexpectedEnd { .. } => "the body ends in the middle of a value".into(),
+        E::LimitExceeded => format!("the body describes more than {MAX_BODY} bytes"),
+        E::InvalidBooleanValue(b) => format!("mode {b} in the body is not 0 or 1"),
+        E::Utf8 { .. } => "the list name is not UTF-8".into(),
+        other => echo(&format!("{other}")),
+    }
 }
 
 /// Writes a tree file atomically.
