@@ -37,6 +37,8 @@ use std::path::{Path, PathBuf};
 pub const MAGIC: &[u8; 8] = b"WRDLTREE";
 pub const FORMAT_VERSION: u32 = 1;
 const HEADER: usize = 8 + 4 + 1 + 1 + 8 + 8;
+/// The header's length in bytes (the body follows it).
+pub const HEADER_BYTES: usize = HEADER;
 /// The longest list name a file may hold, in bytes.
 pub const MAX_NAME: usize = 255;
 /// The largest body a file may declare (a whole sowpods tree is well under 1 MiB).
