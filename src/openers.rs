@@ -265,9 +265,13 @@ impl Record {
             if line.trim().is_empty() {
                 continue;
             }
-            let (k, v) = line
-                .split_once('=')
-                .ok_or_else(|| bad(format!("line {}: expected key=value, got '{}'", i + 1, crate::echo::echo(line))))?;
+            let (k, v) = line.split_once('=').ok_or_else(|| {
+                bad(format!(
+                    "line {}: expected key=value, got '{}'",
+                    i + 1,
+                    crate::echo::echo(line)
+                ))
+            })?;
             fields.insert(k.trim(), v.trim());
         }
         let get = |k: &str| {

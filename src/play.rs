@@ -1,7 +1,8 @@
 //! Playing along with a tree: histories of `GUESS:FEEDBACK` steps, what they leave
 //! (candidates, and in hard mode what they revealed), where they lead in a stored
 //! tree, and the advice for the next guess, solved exactly when the history has left
-//! the tree.
+//! the tree, or when there is no tree ([`Guide::Solve`]: custom lists, or a chosen
+//! opener), from the history alone, the opener included.
 //!
 //! Invariants: a [`History`] is only built by [`replay`], so it is legal and
 //! consistent: every guess is allowed (and in hard mode obeys what the steps before
@@ -512,8 +513,15 @@ fn solve_after_opener(
         } else {
             Revealed::default()
         };
-        let (plan, c, l, proof) =
-            solve_off_tree(game, &bucket, max_guesses - 1, &revealed, hard, stop, deadline)?;
+        let (plan, c, l, proof) = solve_off_tree(
+            game,
+            &bucket,
+            max_guesses - 1,
+            &revealed,
+            hard,
+            stop,
+            deadline,
+        )?;
         cost += c;
         left = left.max(l + 1);
         match proof {
@@ -852,7 +860,13 @@ mod tests {
                         assert!(f.is_all_green() && answer as usize == a && guesses == 1)
                     }
                     Advice::Play(m) => {
-                        assert!(matches!(m.source, Source::Solved { off: Some((1, _)), .. }));
+                        assert!(matches!(
+                            m.source,
+                            Source::Solved {
+                                off: Some((1, _)),
+                                ..
+                            }
+                        ));
                         assert_eq!(m.candidates, h.candidates);
                         // The plan's cost is its replayed cost and the solver's optimum.
                         assert_eq!(subtree_cost(&game, &m.plan, &m.candidates), Some(m.cost));

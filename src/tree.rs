@@ -327,7 +327,9 @@ impl Validation<'_> {
         for (i, (f, _)) in node.branches.iter().enumerate() {
             let f = *f;
             if f as usize >= FEEDBACKS {
-                self.problem(format!("'{word}' has a branch for {f}, not a feedback value"));
+                self.problem(format!(
+                    "'{word}' has a branch for {f}, not a feedback value"
+                ));
                 return;
             }
             if Feedback(f).is_all_green() {

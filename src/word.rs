@@ -197,7 +197,10 @@ mod tests {
         assert!(msg.len() < 200, "{} bytes", msg.len());
         assert_eq!(
             msg,
-            format!("big.txt:1: '{}…' has 10000000 letters, expected 5", "a".repeat(40))
+            format!(
+                "big.txt:1: '{}…' has 10000000 letters, expected 5",
+                "a".repeat(40)
+            )
         );
         let err = WordList::parse("ok\x1b[31m\n", Path::new("c.txt")).unwrap_err();
         assert_eq!(

@@ -17,7 +17,12 @@ fn cli() -> Command {
 fn short_failure(args: &[&str]) -> String {
     let out = cli().args(args).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "{}", &stderr[..stderr.len().min(300)]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        &stderr[..stderr.len().min(300)]
+    );
     assert!(stderr.len() < 400, "{} bytes of stderr", stderr.len());
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     stderr
@@ -57,7 +62,10 @@ fn a_huge_one_line_list_is_echoed_cut_short() {
         "rank",
     ]);
     assert!(
-        err.contains(&format!("big.txt:1: '{}…' has 20000000 letters", "a".repeat(40))),
+        err.contains(&format!(
+            "big.txt:1: '{}…' has 20000000 letters",
+            "a".repeat(40)
+        )),
         "{err}"
     );
     // A word on the command line is cut the same way.
@@ -86,5 +94,8 @@ fn a_list_with_a_byte_order_mark_loads() {
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "cigar\n\u{feff}rebut\n").unwrap();
     let err = WordList::load(Path::new(&bad)).unwrap_err().to_string();
-    assert!(err.ends_with(":2: '\\u{feff}rebut' contains a character that is not a letter a-z"), "{err}");
+    assert!(
+        err.ends_with(":2: '\\u{feff}rebut' contains a character that is not a letter a-z"),
+        "{err}"
+    );
 }

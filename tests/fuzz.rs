@@ -51,13 +51,16 @@ fn wordle() -> &'static Fixture {
     F.get_or_init(|| {
         let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
         let table = FeedbackTable::build(&game);
-        let trees = ["trees/salet.normal.wordle.tree", "trees/salet.hard.wordle.tree"]
-            .iter()
-            .map(|p| {
-                let bytes = std::fs::read(p).unwrap();
-                (file::decode(&bytes, Path::new(p), &game).unwrap(), bytes)
-            })
-            .collect();
+        let trees = [
+            "trees/salet.normal.wordle.tree",
+            "trees/salet.hard.wordle.tree",
+        ]
+        .iter()
+        .map(|p| {
+            let bytes = std::fs::read(p).unwrap();
+            (file::decode(&bytes, Path::new(p), &game).unwrap(), bytes)
+        })
+        .collect();
         Fixture { game, table, trees }
     })
 }

@@ -28,7 +28,10 @@ fn shipped_trees_load_verify_and_carry_the_lists_checksum() {
         assert_eq!(tree.list_checksum(), game.checksum, "{path}");
         assert_eq!(tree.hard(), hard, "{path}");
         assert_eq!(tree.max_guesses(), 6, "{path}");
-        assert_eq!(game.guesses[tree.root().guess as usize].to_string(), "salet");
+        assert_eq!(
+            game.guesses[tree.root().guess as usize].to_string(),
+            "salet"
+        );
         let replay = tree.verify(&game);
         assert!(replay.is_valid(), "{path}: {:?}", replay.problems.first());
         assert_eq!(replay.total(), total, "{path}");

@@ -88,7 +88,10 @@ fn next_on_custom_lists_without_a_tree_solves_the_opener_exactly() {
         .copied()
         .filter(|&a| Feedback::compute(word, game.answers[a as usize]) == f)
         .collect();
-    let want = solver.cost(&bucket, 5, &Revealed::default()).unwrap().unwrap() as u64;
+    let want = solver
+        .cost(&bucket, 5, &Revealed::default())
+        .unwrap()
+        .unwrap() as u64;
     assert_eq!(v["candidates"], bucket.len());
     assert_eq!(v["cost"], want, "{v}");
     assert_eq!(v["proven_optimal"], true, "{v}");
@@ -128,13 +131,28 @@ fn path_and_play_on_custom_lists_without_a_tree() {
     let game = &c.game;
     for a in [0usize, 17, game.n_answers() - 1] {
         let answer = game.answers[a].to_string();
-        let out = c.cmd().args(["path", "--answer", &answer]).output().unwrap();
+        let out = c
+            .cmd()
+            .args(["path", "--answer", &answer])
+            .output()
+            .unwrap();
         let text = String::from_utf8_lossy(&out.stdout).to_string();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let first = text.lines().next().unwrap();
-        assert!(first.ends_with(&format!("{answer} GGGGG{}", first.split(' ').count() / 2)), "{text}");
+        assert!(
+            first.ends_with(&format!("{answer} GGGGG{}", first.split(' ').count() / 2)),
+            "{text}"
+        );
         assert!(text.contains("by exact search (no stored tree)"), "{text}");
-        let out = c.cmd().args(["play", "--answer", &answer]).output().unwrap();
+        let out = c
+            .cmd()
+            .args(["play", "--answer", &answer])
+            .output()
+            .unwrap();
         let played = String::from_utf8_lossy(&out.stdout).to_string();
         assert!(out.status.success());
         assert!(played.contains(&format!("solved: {answer} in")), "{played}");

@@ -123,7 +123,10 @@ fn a_missing_branch_is_refused_at_load() {
     let (f, _) = root.branches.remove(5);
     let msg = refused(&crafted(&game, false, 6, &root), &game);
     assert!(
-        msg.contains(&format!("at the root, 'salet' has no branch for {}", Feedback(f))),
+        msg.contains(&format!(
+            "at the root, 'salet' has no branch for {}",
+            Feedback(f)
+        )),
         "{msg}"
     );
     // `export` printed 2094 of 2315 lines and exited 0; now it refuses.
@@ -140,7 +143,11 @@ fn unsorted_duplicate_and_green_branches_are_refused() {
     let msg = refused(&crafted(&game, false, 6, &root), &game);
     assert!(msg.contains("are not sorted and distinct"), "{msg}");
     let dir = tempfile::tempdir().unwrap();
-    let p = write(dir.path(), "unsorted.tree", &crafted(&game, false, 6, &root));
+    let p = write(
+        dir.path(),
+        "unsorted.tree",
+        &crafted(&game, false, 6, &root),
+    );
     every_reader_refuses(&p, "are not sorted and distinct");
 
     let mut root = shipped_root(&game);
@@ -200,15 +207,22 @@ fn answers_beyond_the_guess_limit_and_hard_mode_breaks_are_refused() {
     // The shipped tree needs 5 guesses for some answers: with a limit of 4 its nodes
     // nest too deep for the file, and a tree built in code is refused as well.
     let msg = refused(&crafted(&game, false, 4, &root), &game);
-    assert!(msg.contains("nested deeper than the guess limit of 4"), "{msg}");
+    assert!(
+        msg.contains("nested deeper than the guess limit of 4"),
+        "{msg}"
+    );
     let e = Tree::new(&game, false, 4, root.clone()).unwrap_err();
     assert!(
-        e.to_string().contains("not found within the limit of 4 guesses"),
+        e.to_string()
+            .contains("not found within the limit of 4 guesses"),
         "{e}"
     );
     for max in [0u8, 33, 255] {
         let msg = refused(&crafted(&game, false, max, &root), &game);
-        assert!(msg.contains(&format!("guess limit {max} is not from 1 to 32")), "{msg}");
+        assert!(
+            msg.contains(&format!("guess limit {max} is not from 1 to 32")),
+            "{msg}"
+        );
     }
     // The normal tree in a hard-mode file breaks hard mode somewhere.
     let msg = refused(&crafted(&game, true, 6, &root), &game);
@@ -275,7 +289,10 @@ fn deep_nesting_is_refused_without_overflowing_the_stack() {
     );
     let bytes = wrap_tree_body(0, 6, game.checksum, &nested_body(&game, 50_000));
     let msg = refused(&bytes, &game);
-    assert!(msg.contains("nested deeper than the guess limit of 6"), "{msg}");
+    assert!(
+        msg.contains("nested deeper than the guess limit of 6"),
+        "{msg}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), "deep.tree", &bytes);
     for cmd in [vec!["verify"], vec!["export"], vec!["next", "--tree"]] {

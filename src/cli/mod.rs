@@ -5,6 +5,13 @@
 mod next;
 mod openers;
 
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 use wordle_tree::analysis::{self, Metric};
 use wordle_tree::echo::echo;
 use wordle_tree::format::{self, file, text};
@@ -13,13 +20,6 @@ use wordle_tree::search::{Config, Solver};
 use wordle_tree::table::FeedbackTable;
 use wordle_tree::tree::{histogram_text, Tree};
 use wordle_tree::word::Word;
-use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand, ValueEnum};
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 mod check;
 

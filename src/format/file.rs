@@ -127,7 +127,10 @@ pub fn decode(bytes: &[u8], path: &Path, game: &Game) -> Result<Tree, FileError>
         return Err(FileError::Corrupt(p()));
     }
     if hard > 1 {
-        return Err(FileError::Decode(p(), format!("mode byte {hard} is not 0 or 1")));
+        return Err(FileError::Decode(
+            p(),
+            format!("mode byte {hard} is not 0 or 1"),
+        ));
     }
     if !(1..=MAX_LIMIT).contains(&max_guesses) {
         return Err(FileError::Decode(
@@ -142,12 +145,9 @@ pub fn decode(bytes: &[u8], path: &Path, game: &Game) -> Result<Tree, FileError>
         ));
     }
     let config = bincode::config::standard().with_limit::<{ MAX_BODY as usize }>();
-    let (raw, used) = bincode::serde::seed_decode_from_slice(
-        TreeSeed { limit: max_guesses },
-        body,
-        config,
-    )
-    .map_err(|e| FileError::Decode(p(), body_error(e)))?;
+    let (raw, used) =
+        bincode::serde::seed_decode_from_slice(TreeSeed { limit: max_guesses }, body, config)
+            .map_err(|e| FileError::Decode(p(), body_error(e)))?;
     if used != body.len()
         || raw.hard as u8 != hard
         || raw.max_guesses != max_guesses

@@ -13,7 +13,15 @@ use crate::tree::{Node, Tree};
 pub fn paths(game: &Game, table: &FeedbackTable, tree: &Tree) -> Vec<String> {
     let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
     let mut out = Vec::with_capacity(ids.len());
-    walk(game, table, tree.root(), &ids, 1, &mut String::new(), &mut out);
+    walk(
+        game,
+        table,
+        tree.root(),
+        &ids,
+        1,
+        &mut String::new(),
+        &mut out,
+    );
     out
 }
 
