@@ -335,6 +335,20 @@ fn declared_lengths_are_not_allocated() {
     assert!(msg.contains("a list name of 300 bytes"), "{msg}");
 }
 
+/// An endless file is not read whole: at most the largest tree file (64 MiB and a
+/// header) is read, then it is refused.
+#[cfg(unix)]
+#[test]
+fn an_endless_file_is_refused_without_reading_it_all() {
+    let game = wordle();
+    let e = file::load(Path::new("/dev/zero"), &game).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("/dev/zero: corrupted (larger than the 67108902 bytes"),
+        "{e}"
+    );
+}
+
 #[test]
 fn verify_escapes_the_list_name_read_from_the_file() {
     let game = wordle();

@@ -24,7 +24,8 @@
 //! place from the body and refused above [`MAX_NAME`] bytes before anything is
 //! allocated for it (a 46-byte file declaring a 2^62-byte name is refused, not
 //! allocated). Nothing is allocated beyond what the body's own bytes describe; the
-//! bincode decode limit (the body's length bound, [`MAX_BODY`]) is set as well.
+//! bincode decode limit (the body's length bound, [`MAX_BODY`], 64 MiB) is set as
+//! well, and [`load`] reads no more than the largest file that bound allows.
 
 use crate::echo::echo;
 use crate::feedback::FEEDBACKS;
@@ -42,7 +43,7 @@ pub const HEADER_BYTES: usize = HEADER;
 /// The longest list name a file may hold, in bytes.
 pub const MAX_NAME: usize = 255;
 /// The largest body a file may declare (a whole sowpods tree is well under 1 MiB).
-pub const MAX_BODY: u64 = 1 << 30;
+pub const MAX_BODY: u64 = 64 << 20;
 
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
@@ -187,9 +188,23 @@ pub fn save(tree: &Tree, path: &Path) -> Result<(), FileError> {
     super::write_atomic(path, &encode(tree)).map_err(|e| FileError::Write(path.to_path_buf(), e))
 }
 
-/// Reads a tree file: a valid tree for `game` (built on its lists), or an error.
+/// Reads a tree file: a valid tree for `game` (built on its lists), or an error. At
+/// most the largest possible tree file is read, so a huge file (or `/dev/zero`) is
+/// refused without being read whole.
 pub fn load(path: &Path, game: &Game) -> Result<Tree, FileError> {
-    let bytes = std::fs::read(path).map_err(|e| FileError::Io(path.to_path_buf(), e))?;
+    use std::io::Read;
+    let most = HEADER as u64 + MAX_BODY + 8;
+    let io = |e| FileError::Io(path.to_path_buf(), e);
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(most + 1).read_to_end(&mut bytes))
+        .map_err(io)?;
+    if bytes.len() as u64 > most {
+        return Err(FileError::Decode(
+            path.to_path_buf(),
+            format!("larger than the {most} bytes a tree file may have"),
+        ));
+    }
     decode(&bytes, path, game)
 }
 
