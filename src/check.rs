@@ -22,6 +22,10 @@ use std::sync::Arc;
 /// The number of guesses the game allows.
 pub const GAME_LIMIT: u8 = 6;
 
+/// A finished solve's tree is valid by the solver's construction (checked against
+/// the reference replay by the tests); a failure here is a solver bug, not bad input.
+const SOLVED_TREES_ARE_VALID: &str = "the solver's trees are valid";
+
 /// A state no tree can finish within the guesses left: the evidence of a refutation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evidence {
@@ -87,7 +91,9 @@ pub fn within(
             }),
             None => {
                 let (_, root) = solver.solve_opener(opener, &|_, _, _| {})?;
-                Ok(Verdict::Proved(Tree::new(game, hard, depth, root)))
+                Ok(Verdict::Proved(
+                    Tree::new(game, hard, depth, root).expect(SOLVED_TREES_ARE_VALID),
+                ))
             }
         }
     } else {
@@ -100,12 +106,9 @@ pub fn within(
         };
         let solver = Solver::new(game, table, config).with_stop(stop);
         match solver.solve_opener(opener, &|_, _, _| {}) {
-            Ok((0, root)) => Ok(Verdict::Proved(Tree::new(
-                game,
-                hard,
-                GAME_LIMIT.max(depth),
-                root,
-            ))),
+            Ok((0, root)) => Ok(Verdict::Proved(
+                Tree::new(game, hard, GAME_LIMIT.max(depth), root).expect(SOLVED_TREES_ARE_VALID),
+            )),
             Ok((over, _)) => Ok(Verdict::Refuted {
                 evidence: None,
                 least_over: Some(over),
@@ -168,7 +171,7 @@ pub fn min_over(
     };
     let solver = Solver::new(game, table, config).with_stop(stop);
     let (cost, root) = solver.solve_opener(opener, &|_, _, _| {})?;
-    let tree = Tree::new(game, hard, GAME_LIMIT, root);
+    let tree = Tree::new(game, hard, GAME_LIMIT, root).expect(SOLVED_TREES_ARE_VALID);
     let replay = tree.verify(game);
     let over: Vec<AnswerId> = game
         .answer_ids()

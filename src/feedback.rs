@@ -16,13 +16,15 @@ pub struct Feedback(pub u8);
 pub const FEEDBACKS: usize = 243;
 const POW3: [u8; 5] = [1, 3, 9, 27, 81];
 
-/// Why a feedback token does not parse.
+/// Why a feedback token does not parse (the token as [`crate::echo::echo`] shows it).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FeedbackError {
     #[error("feedback '{0}' has {1} characters, expected 5")]
     Length(String, usize),
     #[error(
-        "feedback '{0}' has an unknown character '{1}' (use G/Y/B, '.' or '-' for gray, or 2/1/0)"
+        "feedback '{token}' has an unknown character '{ch}' (use G/Y/B, '.' or '-' for gray, or 2/1/0)",
+        token = .0,
+        ch = crate::echo::echo(.1.encode_utf8(&mut [0; 4]))
     )]
     Char(String, char),
 }
@@ -75,7 +77,7 @@ impl Feedback {
     pub fn parse(s: &str) -> Result<Feedback, FeedbackError> {
         let n = s.chars().count();
         if n != 5 {
-            return Err(FeedbackError::Length(s.to_string(), n));
+            return Err(FeedbackError::Length(crate::echo::echo(s), n));
         }
         let mut colours = [0u8; 5];
         for (i, c) in s.chars().enumerate() {
@@ -83,7 +85,7 @@ impl Feedback {
                 'G' | '2' => 2,
                 'Y' | '1' => 1,
                 'B' | '.' | '-' | '0' => 0,
-                _ => return Err(FeedbackError::Char(s.to_string(), c)),
+                _ => return Err(FeedbackError::Char(crate::echo::echo(s), c)),
             };
         }
         Ok(Feedback::from_colours(colours))

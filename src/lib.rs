@@ -2,6 +2,7 @@
 //!
 //! Module map:
 //! - [`word`]: `Word` and word-list loading with line-accurate errors.
+//! - [`echo`]: input quoted in messages, escaped and cut short.
 //! - [`game`]: answers, allowed guesses (their union), ids, list checksum.
 //! - [`feedback`]: the colours of a guess against an answer; the only place that
 //!   knows the duplicate-letter rule.
@@ -37,6 +38,7 @@
 pub mod analysis;
 pub mod candidates;
 pub mod check;
+pub mod echo;
 pub mod feedback;
 pub mod format;
 pub mod game;

@@ -73,7 +73,7 @@ impl Shard {
 
     /// Parses `i/n` with `1 <= i <= n`.
     pub fn parse(s: &str) -> Result<Shard, OpenersError> {
-        let bad = |why: &str| OpenersError::BadShard(s.to_string(), why.to_string());
+        let bad = |why: &str| OpenersError::BadShard(crate::echo::echo(s), why.to_string());
         let (i, n) = s
             .split_once('/')
             .ok_or_else(|| bad("expected i/n, e.g. 2/8"))?;
@@ -263,9 +263,13 @@ impl Record {
             if line.trim().is_empty() {
                 continue;
             }
-            let (k, v) = line
-                .split_once('=')
-                .ok_or_else(|| bad(format!("line {}: expected key=value, got '{line}'", i + 1)))?;
+            let (k, v) = line.split_once('=').ok_or_else(|| {
+                bad(format!(
+                    "line {}: expected key=value, got '{}'",
+                    i + 1,
+                    crate::echo::echo(line)
+                ))
+            })?;
             fields.insert(k.trim(), v.trim());
         }
         let get = |k: &str| {
@@ -290,7 +294,7 @@ impl Record {
         let hard = match get("mode")? {
             "normal" => false,
             "hard" => true,
-            m => return Err(bad(format!("unknown mode '{m}'"))),
+            m => return Err(bad(format!("unknown mode '{}'", crate::echo::echo(m)))),
         };
         let max_guesses = u8::try_from(num("max_guesses")?)
             .map_err(|_| bad("'max_guesses' is out of range".into()))?;
@@ -304,7 +308,10 @@ impl Record {
         let cost = match kind {
             "exact" => OpenerCost::Exact(value),
             "at-least" => OpenerCost::AtLeast(value),
-            k => return Err(bad(format!("unknown result kind '{k}'"))),
+            k => {
+                let k = crate::echo::echo(k);
+                return Err(bad(format!("unknown result kind '{k}'")));
+            }
         };
         let cutoff = match get("cutoff")? {
             "none" => u64::MAX,

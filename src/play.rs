@@ -1,7 +1,8 @@
 //! Playing along with a tree: histories of `GUESS:FEEDBACK` steps, what they leave
 //! (candidates, and in hard mode what they revealed), where they lead in a stored
 //! tree, and the advice for the next guess, solved exactly when the history has left
-//! the tree.
+//! the tree, or when there is no tree ([`Guide::Solve`]: custom lists, or a chosen
+//! opener), from the history alone, the opener included.
 //!
 //! Invariants: a [`History`] is only built by [`replay`], so it is legal and
 //! consistent: every guess is allowed (and in hard mode obeys what the steps before
@@ -17,6 +18,7 @@
 //! found, with its exact plan and a proved range for the optimum, marked unproven).
 
 use crate::candidates::canonical_labels;
+use crate::echo::echo;
 use crate::feedback::{Feedback, FeedbackError};
 use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
@@ -35,7 +37,8 @@ pub struct Step {
     pub feedback: Feedback,
 }
 
-/// Why a history token or a history is refused. `step` is 1-based.
+/// Why a history token or a history is refused. `step` is 1-based; a token as typed is
+/// quoted through [`echo`] (escaped, cut short).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HistoryError {
     #[error("history token '{0}' is not GUESS:FEEDBACK (for example salet:BBYGB)")]
@@ -94,9 +97,9 @@ pub fn tokens(game: &Game, steps: &[Step]) -> String {
 /// Parses one `GUESS:FEEDBACK` token; the guess must be allowed in `game`.
 pub fn parse_step(game: &Game, s: &str) -> Result<Step, HistoryError> {
     let Some((w, f)) = s.split_once(':') else {
-        return Err(HistoryError::Shape(s.to_string()));
+        return Err(HistoryError::Shape(echo(s)));
     };
-    let t = || s.to_string();
+    let t = || echo(s);
     let word = Word::parse(w).map_err(|why| HistoryError::Word { token: t(), why })?;
     let feedback = Feedback::parse(f).map_err(|why| HistoryError::Feedback { token: t(), why })?;
     let guess = game
@@ -189,7 +192,7 @@ pub enum OffTree {
 /// Follows `steps` from the root of `tree` (one binary search per step).
 #[inline]
 pub fn follow<'t>(tree: &'t Tree, steps: &[Step]) -> Position<'t> {
-    let mut node = &tree.root;
+    let mut node = tree.root();
     for (i, s) in steps.iter().enumerate() {
         if s.guess != node.guess {
             return Position::Off {
@@ -289,16 +292,34 @@ impl Move {
 pub enum Source {
     /// Looked up in the stored tree.
     Tree,
-    /// The history left the tree at `step`; the state was solved with `left`
-    /// guesses. `within_limit` is false when no plan finishes within the guesses the
-    /// tree allowed, and `left` had to be raised.
+    /// Solved by the exact search, `left` guesses allowed. `off` is where the history
+    /// left the stored tree (`None`: there was no tree, [`Guide::Solve`]).
+    /// `within_limit` is false when no plan finishes within the guesses the game
+    /// allowed, and `left` had to be raised. `opener_given`: the guess is the opener
+    /// the player chose ([`Guide::Solve`] with an opener, on an empty history), and
+    /// only the rest of the plan was solved (its cost exact for that opener).
     Solved {
-        step: usize,
-        why: OffTree,
+        off: Option<(usize, OffTree)>,
+        opener_given: bool,
         left: u8,
         within_limit: bool,
         proof: Proof,
     },
+}
+
+impl Source {
+    /// True when the guess and its cost are proved optimal for the state (a tree's
+    /// move is the tree's choice, not a proof).
+    pub fn proven_optimal(&self) -> bool {
+        matches!(
+            self,
+            Source::Solved {
+                opener_given: false,
+                proof: Proof::Exact,
+                ..
+            }
+        )
+    }
 }
 
 /// How far the off-tree search got.
@@ -331,58 +352,104 @@ pub enum AdviceError {
     Solve(#[from] SolveError),
 }
 
-/// The advice for `steps`: replays them, follows the tree, and off the tree solves the
-/// state ([`solve_off_tree`]): exactly, or with a `deadline` the best guess found by
-/// then.
+/// What the advice follows.
+#[derive(Clone, Copy, Debug)]
+pub enum Guide<'t> {
+    /// A stored tree while the history stays on it; off it, the exact search.
+    Tree(&'t Tree),
+    /// No tree (custom lists, or a chosen opener): every state is solved exactly from
+    /// the history, the first guess too (an exact search over every allowed guess,
+    /// seconds for a game of 50 answers, much longer for thousands) unless `opener`
+    /// is given, when the empty history plays it and solves each of its buckets.
+    Solve {
+        hard: bool,
+        max_guesses: u8,
+        opener: Option<GuessId>,
+    },
+}
+
+impl Guide<'_> {
+    pub fn hard(&self) -> bool {
+        match self {
+            Guide::Tree(t) => t.hard(),
+            Guide::Solve { hard, .. } => *hard,
+        }
+    }
+
+    /// The game's guess limit.
+    pub fn max_guesses(&self) -> u8 {
+        match self {
+            Guide::Tree(t) => t.max_guesses(),
+            Guide::Solve { max_guesses, .. } => *max_guesses,
+        }
+    }
+}
+
+/// The advice for `steps`: replays them, follows the tree, and off the tree (or with
+/// no tree) solves the state ([`solve_off_tree`]): exactly, or with a `deadline` the
+/// best guess found by then.
 pub fn advise(
     game: &Game,
-    tree: &Tree,
+    guide: Guide,
     steps: &[Step],
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> Result<Advice, AdviceError> {
-    let history = replay(game, steps, tree.hard)?;
+    let (hard, max_guesses) = (guide.hard(), guide.max_guesses());
+    let history = replay(game, steps, hard)?;
     if history.solved {
         return Ok(Advice::Solved {
             answer: history.candidates[0],
             guesses: steps.len(),
         });
     }
-    let (step, why) = match follow(tree, steps) {
-        Position::On(node) => {
-            let (cost, worst) =
-                subtree_depths(game, node, &history.candidates).ok_or(AdviceError::TreeMisses)?;
-            return Ok(Advice::Play(Move {
-                guess: node.guess,
-                candidates: history.candidates,
-                cost,
-                worst,
-                plan: node.clone(),
-                source: Source::Tree,
-            }));
-        }
-        // `replay` accepted the history, so its last step is the only green one.
-        Position::Solved => unreachable!("a solved history returned above"),
-        Position::Off { step, why } => (step, why),
+    let off = match guide {
+        Guide::Tree(tree) => match follow(tree, steps) {
+            Position::On(node) => {
+                let (cost, worst) = subtree_depths(game, node, &history.candidates)
+                    .ok_or(AdviceError::TreeMisses)?;
+                return Ok(Advice::Play(Move {
+                    guess: node.guess,
+                    candidates: history.candidates,
+                    cost,
+                    worst,
+                    plan: node.clone(),
+                    source: Source::Tree,
+                }));
+            }
+            // `replay` accepted the history, so its last step is the only green one.
+            Position::Solved => unreachable!("a solved history returned above"),
+            Position::Off { step, why } => Some((step, why)),
+        },
+        Guide::Solve { .. } => None,
     };
-    let used = steps.len() as u8;
-    if used >= tree.max_guesses || steps.len() > u8::MAX as usize {
-        return Err(AdviceError::OutOfGuesses(tree.max_guesses));
+    let used = steps.len().min(u8::MAX as usize) as u8;
+    if used >= max_guesses {
+        return Err(AdviceError::OutOfGuesses(max_guesses));
     }
-    let revealed = if tree.hard {
+    let revealed = if hard {
         history.revealed
     } else {
         Revealed::default()
     };
-    let (plan, cost, left, proof) = solve_off_tree(
-        game,
-        &history.candidates,
-        tree.max_guesses - used,
-        &revealed,
-        tree.hard,
-        stop,
-        deadline,
-    )?;
+    let opener = match guide {
+        Guide::Solve {
+            opener: Some(g), ..
+        } if steps.is_empty() => Some(g),
+        _ => None,
+    };
+    let (plan, cost, left, proof) = match opener {
+        Some(g) => solve_after_opener(game, g, max_guesses, hard, stop, deadline)?,
+        None => solve_off_tree(
+            game,
+            &history.candidates,
+            max_guesses - used,
+            &revealed,
+            hard,
+            stop,
+            deadline,
+        )?,
+    };
     // Only a search interrupted during `build` leaves a plan that misses a candidate.
     let (replayed, worst) = subtree_depths(game, &plan, &history.candidates)
         .ok_or(AdviceError::Solve(SolveError::Interrupted))?;
@@ -394,13 +461,93 @@ pub fn advise(
         worst,
         plan,
         source: Source::Solved {
-            step,
-            why,
+            off,
+            opener_given: opener.is_some(),
             left,
-            within_limit: left == tree.max_guesses - used,
+            within_limit: left == max_guesses - used,
             proof,
         },
     }))
+}
+
+/// The plan of a chosen opener over every answer with `max_guesses` guesses: each of
+/// its buckets solved as a state ([`solve_off_tree`], so with a `deadline` each gets
+/// the best found by then). `(plan, cost, guesses it was solved with, proof)`; the
+/// proof and bound speak of plans that open with `opener`.
+fn solve_after_opener(
+    game: &Game,
+    opener: GuessId,
+    max_guesses: u8,
+    hard: bool,
+    stop: &AtomicBool,
+    deadline: Option<Instant>,
+) -> Result<(Node, u32, u8, Proof), SolveError> {
+    let word = game.guesses[opener as usize];
+    let mut buckets: Vec<(Feedback, Vec<AnswerId>)> = Vec::new();
+    for a in 0..game.n_answers() as AnswerId {
+        let f = Feedback::compute(word, game.answers[a as usize]);
+        match buckets.iter_mut().find(|(g, _)| *g == f) {
+            Some((_, b)) => b.push(a),
+            None => buckets.push((f, vec![a])),
+        }
+    }
+    buckets.sort_by_key(|(f, _)| f.0);
+    let mut cost = game.n_answers() as u32;
+    let mut left = max_guesses;
+    let (mut bound, mut examined, mut guesses, mut exact) = (cost as u64, 0, 0, true);
+    let mut branches = Vec::new();
+    for (f, bucket) in buckets {
+        if f.is_all_green() {
+            continue;
+        }
+        if max_guesses < 2 {
+            return Err(SolveError::Infeasible(max_guesses));
+        }
+        let revealed = if hard {
+            Revealed::default().after(word, f)
+        } else {
+            Revealed::default()
+        };
+        let (plan, c, l, proof) = solve_off_tree(
+            game,
+            &bucket,
+            max_guesses - 1,
+            &revealed,
+            hard,
+            stop,
+            deadline,
+        )?;
+        cost += c;
+        left = left.max(l + 1);
+        match proof {
+            Proof::Exact => bound += c as u64,
+            Proof::Unproven {
+                lower_bound,
+                examined: e,
+                guesses: g,
+            } => {
+                exact = false;
+                bound += lower_bound;
+                examined += e;
+                guesses += g;
+            }
+        }
+        branches.push((f.0, plan));
+    }
+    let proof = if exact {
+        Proof::Exact
+    } else {
+        Proof::Unproven {
+            lower_bound: bound,
+            examined,
+            guesses,
+        }
+    };
+    let plan = Node {
+        guess: opener,
+        branches,
+    };
+    Ok((plan, cost, left, proof))
 }
 
 /// Solves a state off the tree: `(plan, cost, guesses it was solved with, proof)`, as
@@ -645,7 +792,7 @@ mod tests {
         );
         let ids: Vec<AnswerId> = game.all_answer_ids();
         let root = solver.build(&ids, 6, &Revealed::default());
-        Tree::new(game, hard, 6, root)
+        Tree::new(game, hard, 6, root).unwrap()
     }
 
     fn small_game() -> Game {
@@ -662,7 +809,7 @@ mod tests {
         let tree = small_tree(&game, &table, false);
         let mut total = 0;
         for a in game.answer_ids() {
-            let p = path(&game, &tree.root, a).unwrap();
+            let p = path(&game, tree.root(), a).unwrap();
             assert_eq!(p.last().unwrap().guess, a);
             total += p.len() as u64;
             assert_eq!(follow(&tree, &p), Position::Solved);
@@ -673,7 +820,7 @@ mod tests {
         }
         let all: Vec<AnswerId> = game.all_answer_ids();
         assert_eq!(
-            subtree_depths(&game, &tree.root, &all).map(|(total, _)| total),
+            subtree_depths(&game, tree.root(), &all).map(|(total, _)| total),
             Some(total)
         );
         assert_eq!(tree.verify(&game).total(), total);
@@ -687,7 +834,7 @@ mod tests {
         for hard in [false, true] {
             let tree = small_tree(&game, &table, hard);
             // Open with another guess than the tree's, for a few answers.
-            let other = (tree.root.guess + 1) % game.n_guesses() as GuessId;
+            let other = (tree.root().guess + 1) % game.n_guesses() as GuessId;
             let word = game.guesses[other as usize];
             for a in (0..game.n_answers()).step_by(7) {
                 let f = Feedback::compute(word, game.answers[a]);
@@ -695,14 +842,20 @@ mod tests {
                     guess: other,
                     feedback: f,
                 }];
-                let advice = advise(&game, &tree, &st, &stop, None).unwrap();
+                let advice = advise(&game, Guide::Tree(&tree), &st, &stop, None).unwrap();
                 let h = replay(&game, &st, hard).unwrap();
                 match advice {
                     Advice::Solved { answer, guesses } => {
                         assert!(f.is_all_green() && answer as usize == a && guesses == 1)
                     }
                     Advice::Play(m) => {
-                        assert!(matches!(m.source, Source::Solved { step: 1, .. }));
+                        assert!(matches!(
+                            m.source,
+                            Source::Solved {
+                                off: Some((1, _)),
+                                ..
+                            }
+                        ));
                         assert_eq!(m.candidates, h.candidates);
                         // The plan's cost is its replayed cost and the solver's optimum.
                         assert_eq!(
@@ -746,10 +899,10 @@ mod tests {
         let stop = AtomicBool::new(false);
         let a = game
             .answer_ids()
-            .find(|&a| path(&game, &tree.root, a).unwrap().len() >= 3)
+            .find(|&a| path(&game, tree.root(), a).unwrap().len() >= 3)
             .unwrap();
-        let p = path(&game, &tree.root, a).unwrap();
-        match advise(&game, &tree, &p[..1], &stop, None).unwrap() {
+        let p = path(&game, tree.root(), a).unwrap();
+        match advise(&game, Guide::Tree(&tree), &p[..1], &stop, None).unwrap() {
             Advice::Play(m) => {
                 assert_eq!(m.source, Source::Tree);
                 assert!(m.candidates.contains(&a));
@@ -758,7 +911,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(
-            advise(&game, &tree, &p, &stop, None).unwrap(),
+            advise(&game, Guide::Tree(&tree), &p, &stop, None).unwrap(),
             Advice::Solved {
                 answer: a,
                 guesses: p.len()

@@ -2,8 +2,12 @@
 //! loading with line-accurate validation errors.
 //!
 //! Invariants: a `Word` always holds exactly five bytes in `b'a'..=b'z'`; a loaded
-//! list is non-empty and has no duplicates. Loading is linear in the file size.
+//! list is non-empty and has no duplicates. Loading is linear in the file size. A
+//! UTF-8 byte-order mark at the start of a file (as some editors write) is skipped;
+//! a token quoted in an error goes through [`crate::echo::echo`] (escaped, cut to 40
+//! characters), so a one-line 100 MB file makes a one-line message.
 
+use crate::echo::echo;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -11,7 +15,7 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Word(pub [u8; 5]);
 
-/// Why a token is not a word.
+/// Why a token is not a word (the token as [`echo`] shows it).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WordError {
     #[error("'{0}' has {1} letters, expected 5")]
@@ -23,12 +27,12 @@ pub enum WordError {
 impl Word {
     /// Parses a word case-insensitively; surrounding whitespace is not allowed.
     pub fn parse(s: &str) -> Result<Word, WordError> {
-        let chars = s.chars().count();
         if !s.chars().all(|c| c.is_ascii_alphabetic()) {
-            return Err(WordError::NotLetters(s.to_string()));
+            return Err(WordError::NotLetters(echo(s)));
         }
-        if chars != 5 {
-            return Err(WordError::Length(s.to_string(), chars));
+        // All ASCII now: one byte per letter.
+        if s.len() != 5 {
+            return Err(WordError::Length(echo(s), s.len()));
         }
         let b = s.as_bytes();
         let mut w = [0u8; 5];
@@ -108,8 +112,10 @@ impl WordList {
     }
 
     /// Parses one word per line. Blank lines and surrounding whitespace are ignored;
-    /// anything else must be a five-letter word, appearing once.
+    /// anything else must be a five-letter word, appearing once. A leading byte-order
+    /// mark is skipped.
     pub fn parse(text: &str, file: &Path) -> Result<WordList, ListError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut words = Vec::new();
         let mut first_line = ahash::AHashMap::new();
         for (i, raw) in text.lines().enumerate() {
@@ -168,6 +174,38 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "x.txt:4: duplicate word 'cigar' (first on line 1)"
+        );
+    }
+
+    #[test]
+    fn a_list_starting_with_a_byte_order_mark_loads() {
+        let list = WordList::parse("\u{feff}cigar\r\nrebut\r\n", Path::new("bom.txt")).unwrap();
+        assert_eq!(list.words, vec![Word(*b"cigar"), Word(*b"rebut")]);
+        // Elsewhere it is not a letter, and the message shows it escaped.
+        let err = WordList::parse("cigar\n\u{feff}rebut\n", Path::new("x.txt")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "x.txt:2: '\\u{feff}rebut' contains a character that is not a letter a-z"
+        );
+    }
+
+    #[test]
+    fn a_huge_line_is_echoed_cut_short() {
+        let line = "a".repeat(10_000_000);
+        let err = WordList::parse(&line, Path::new("big.txt")).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.len() < 200, "{} bytes", msg.len());
+        assert_eq!(
+            msg,
+            format!(
+                "big.txt:1: '{}…' has 10000000 letters, expected 5",
+                "a".repeat(40)
+            )
+        );
+        let err = WordList::parse("ok\x1b[31m\n", Path::new("c.txt")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "c.txt:1: 'ok\\u{1b}[31m' contains a character that is not a letter a-z"
         );
     }
 

@@ -1,6 +1,8 @@
 //! The shipped trees, and the `next`, `path` and `play` commands end to end, bad input
 //! included (exit status 2 and a message naming what is wrong).
 
+mod common;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
@@ -22,10 +24,13 @@ fn shipped_trees_load_verify_and_carry_the_lists_checksum() {
     for &(list, hard, path, total) in SHIPPED {
         let game = Game::load(&ListSource::Named(list.into())).unwrap();
         let tree = file::load(Path::new(path), &game).unwrap();
-        assert_eq!(tree.list_checksum, game.checksum, "{path}");
-        assert_eq!(tree.hard, hard, "{path}");
-        assert_eq!(tree.max_guesses, 6, "{path}");
-        assert_eq!(game.guesses[tree.root.guess as usize].to_string(), "salet");
+        assert_eq!(tree.list_checksum(), game.checksum, "{path}");
+        assert_eq!(tree.hard(), hard, "{path}");
+        assert_eq!(tree.max_guesses(), 6, "{path}");
+        assert_eq!(
+            game.guesses[tree.root().guess as usize].to_string(),
+            "salet"
+        );
         let replay = tree.verify(&game);
         assert!(replay.is_valid(), "{path}: {:?}", replay.problems.first());
         assert_eq!(replay.total(), total, "{path}");
@@ -35,7 +40,7 @@ fn shipped_trees_load_verify_and_carry_the_lists_checksum() {
         let mut want: Vec<String> = game
             .answer_ids()
             .map(|a| {
-                let steps = play::path(&game, &tree.root, a).unwrap();
+                let steps = play::path(&game, tree.root(), a).unwrap();
                 steps
                     .iter()
                     .enumerate()
@@ -125,9 +130,28 @@ fn next_json_is_for_programs() {
         "nymph:BBBBY",
         "whiff:GGGGG",
     ]);
-    assert_eq!(v["solved"], true);
+    assert_eq!(v["found"], true);
     assert_eq!(v["answer"], "whiff");
     assert_eq!(v["guesses"], 4);
+}
+
+/// Issue 14.19: "solved" (the answer found) sat beside "proven_optimal" (the search
+/// proved its value) and read as a contradiction. Now `found` says whether the answer
+/// is found, `proven_optimal` only speaks of the search, and no field is "solved".
+#[test]
+fn next_json_names_found_apart_from_proven_optimal() {
+    let v = json(&["next", "--json", "crane:BBYBB"]);
+    assert_eq!(v["found"], false, "{v}");
+    assert_eq!(v["proven_optimal"], true, "{v}");
+    assert_eq!(v["source"], "search", "{v}");
+    assert!(v.get("solved").is_none(), "{v}");
+    let v = json(&["next", "--json", "salet:BBBBB"]);
+    assert_eq!(v["found"], false, "{v}");
+    assert_eq!(v["source"], "tree", "{v}");
+    assert!(v.get("solved").is_none(), "{v}");
+    let v = json(&["next", "--json", "whiff:GGGGG"]);
+    assert_eq!(v["found"], true, "{v}");
+    assert!(v.get("solved").is_none(), "{v}");
 }
 
 #[test]
@@ -151,7 +175,7 @@ fn off_the_tree_is_solved_exactly() {
 fn a_time_limit_settles_for_the_best_guess_found_and_says_so() {
     let v = json(&["next", "--json", "--time-limit", "0", "audio:YBBBB"]);
     assert_eq!(v["candidates"], 435);
-    assert_eq!(v["source"], "solved");
+    assert_eq!(v["source"], "search");
     assert_eq!(v["proven_optimal"], false, "{v}");
     let (cost, lower) = (
         v["cost"].as_u64().unwrap(),
@@ -295,15 +319,17 @@ fn damaged_tree_files_are_refused() {
         &["play", "--tree", junk.to_str().unwrap()],
         "not a wordle-tree file",
     );
-    // Sound checksums but a branch cut off: refused when an answer is not reached.
+    // Sound checksums but a branch cut off: refused when loading.
     let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
-    let mut tree = file::load(Path::new(SHIPPED[0].2), &game).unwrap();
-    tree.root.branches.pop();
+    let tree = file::load(Path::new(SHIPPED[0].2), &game).unwrap();
+    let mut root = tree.root().clone();
+    root.branches.pop();
     let pruned = dir.path().join("pruned.tree");
-    file::save(&tree, &pruned).unwrap();
+    let bytes = common::craft_tree_file(false, 6, game.checksum, "wordle", &root);
+    std::fs::write(&pruned, bytes).unwrap();
     fails(
         &["next", "--tree", pruned.to_str().unwrap()],
-        "does not reach every candidate",
+        "not a valid tree for these lists: at the root, 'salet' has no branch for",
     );
 }
 

@@ -3,11 +3,11 @@
 //! serial == parallel and table on == table off, and the tree it builds replays.
 
 use std::sync::Arc;
+use wordle_tree::candidates::Candidates;
 use wordle_tree::game::{AnswerId, Game, GuessId};
 use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
 use wordle_tree::search::{Config, Objective, Solver};
-use wordle_tree::candidates::Candidates;
 use wordle_tree::tree::Tree;
 use wordle_tree::{FeedbackTable, Word};
 
@@ -68,7 +68,7 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
             );
             if got < INFEASIBLE as u64 && obj == Objective::total() {
                 let root = solver.build(&ids, max, &Revealed::default());
-                let tree = Tree::new(game, hard, max, root);
+                let tree = Tree::new(game, hard, max, root).unwrap();
                 let replay = tree.verify(game);
                 assert!(replay.is_valid(), "seed {seed}: {:?}", replay.problems);
                 assert_eq!(
@@ -156,7 +156,7 @@ fn opener_cost_and_solve_opener_agree_with_cost() {
         );
         for opener in (0..game.n_guesses() as GuessId).step_by(17) {
             let (total, root) = solver.solve_opener(opener, &|_, _, _| {}).unwrap();
-            let tree = Tree::new(&game, hard, 6, root);
+            let tree = Tree::new(&game, hard, 6, root).unwrap();
             assert_eq!(tree.verify(&game).total(), total);
             use wordle_tree::search::OpenerCost;
             assert_eq!(
@@ -224,7 +224,7 @@ fn a_deadline_settles_for_a_real_plan_within_the_proved_range() {
                         )
                         .unwrap();
                     assert_eq!(total, top.cost as u64, "{what}");
-                    let tree = Tree::new(&game, hard, 6, root);
+                    let tree = Tree::new(&game, hard, 6, root).unwrap();
                     assert_eq!(tree.verify(&game).total(), total, "{what}");
                     if proved {
                         assert_eq!((top.lower_bound, top.cost), (exact, exact), "{what}");

@@ -46,7 +46,12 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize)> {
         let (i, n) = (i.trim().parse().ok()?, n.trim().parse().ok()?);
         (1 <= i && i <= n).then_some((i, n))
     };
-    parse().with_context(|| format!("--shard '{s}' must be i/n with 1 <= i <= n, e.g. 2/8"))
+    parse().with_context(|| {
+        format!(
+            "--shard '{}' must be i/n with 1 <= i <= n, e.g. 2/8",
+            wordle_tree::echo::echo(s)
+        )
+    })
 }
 
 pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
@@ -84,7 +89,8 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
     let opener_word = game.guesses[opener as usize];
     let mut exempt = Vec::new();
     for w in &args.except {
-        let word = Word::parse(w.trim()).with_context(|| format!("--except word '{w}'"))?;
+        let word = Word::parse(w.trim())
+            .with_context(|| format!("--except word '{}'", wordle_tree::echo::echo(w)))?;
         let a = game.answer_id(word).with_context(|| {
             format!(
                 "--except word '{word}' is not one of the {} answers",

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 use wordle_tree::analysis::{self, Metric};
+use wordle_tree::echo::echo;
 use wordle_tree::format::{self, file, text};
 use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
 use wordle_tree::search::{Config, Solver};
@@ -273,7 +274,7 @@ fn install_stop_handler() -> &'static AtomicBool {
 
 /// Parses a word and checks that it is an allowed guess.
 fn allowed_guess(game: &Game, s: &str, what: &str) -> Result<GuessId> {
-    let w = Word::parse(s).with_context(|| format!("{what} '{s}'"))?;
+    let w = Word::parse(s).with_context(|| format!("{what} '{}'", echo(s)))?;
     game.guess_id(w).with_context(|| {
         format!(
             "{what} '{w}' is not in the allowed guesses of the {} lists",
@@ -386,7 +387,7 @@ fn simulate(ctx: &Ctx, strategy: &str, opener: Option<&str>) -> Result<ExitCode>
         (tree.verify(game).depths, format!("tree {path}"))
     } else {
         let metric = Metric::from_str(strategy, true).map_err(|_| {
-            anyhow::anyhow!("unknown strategy '{strategy}' (use worst, expected, entropy, buckets, frequency or tree:FILE)")
+            anyhow::anyhow!("unknown strategy '{}' (use worst, expected, entropy, buckets, frequency or tree:FILE)", echo(strategy))
         })?;
         let sim = analysis::simulate(game, &table, metric, opener_id, ctx.hard);
         (sim.depths, format!("{metric:?} player"))
@@ -469,7 +470,8 @@ fn solve(
     };
     let (total, root) = solver.solve_opener(opener_id, &report)?;
     bar.finish_and_clear();
-    let tree = Tree::new(game, ctx.hard, max_guesses, root);
+    let tree = Tree::new(game, ctx.hard, max_guesses, root)
+        .context("internal error: the solved tree is not valid")?;
     let replay = tree.verify(game);
     if !replay.is_valid() || replay.total() != total {
         bail!(
@@ -502,7 +504,7 @@ fn solve(
         println!("tree written to {}", path.display());
     }
     if let Some(path) = text_out {
-        let lines = text::paths(game, &table, &tree.root);
+        let lines = text::paths(game, &table, &tree);
         format::write_atomic(path, (lines.join("\n") + "\n").as_bytes())
             .with_context(|| format!("{}: cannot write", path.display()))?;
         println!("paths written to {}", path.display());
@@ -512,19 +514,20 @@ fn solve(
 
 fn verify(ctx: &Ctx, path: &Path) -> Result<ExitCode> {
     let game = ctx.game;
-    let bytes = std::fs::read(path).map_err(|e| file::FileError::Io(path.to_path_buf(), e))?;
-    let tree = file::decode(&bytes, path)?;
+    // A tree that does not fit the lists is a verdict (INVALID, exit 2), not an error.
+    let tree = match file::load(path, game) {
+        Ok(tree) => tree,
+        Err(file::FileError::Invalid(_, e)) => return invalid(&e.problems),
+        Err(e @ file::FileError::Lists { .. }) => return invalid(&[e.to_string()]),
+        Err(e) => return Err(e.into()),
+    };
     let replay = tree.verify(game);
-    let opener = game
-        .guesses
-        .get(tree.root.guess as usize)
-        .map(|w| w.to_string())
-        .unwrap_or_else(|| "?".into());
+    let opener = game.guesses[tree.root().guess as usize];
     if replay.is_valid() {
         println!(
             "VALID: opener {opener}, {}, at most {} guesses",
-            describe(game, tree.hard),
-            tree.max_guesses
+            describe(game, tree.hard()),
+            tree.max_guesses()
         );
         println!(
             "total {} guesses, average {:.4}",
@@ -535,12 +538,17 @@ fn verify(ctx: &Ctx, path: &Path) -> Result<ExitCode> {
         println!("max depth {}", replay.max_depth());
         Ok(ExitCode::SUCCESS)
     } else {
-        println!("INVALID: {} problem(s)", replay.problems.len());
-        for p in replay.problems.iter().take(20) {
-            println!("  {p}");
-        }
-        Ok(ExitCode::from(2))
+        invalid(&replay.problems)
     }
+}
+
+/// `verify`'s report of an invalid tree (exit status 2).
+fn invalid(problems: &[String]) -> Result<ExitCode> {
+    println!("INVALID: {} problem(s)", problems.len());
+    for p in problems.iter().take(20) {
+        println!("  {p}");
+    }
+    Ok(ExitCode::from(2))
 }
 
 fn export(ctx: &Ctx, path: &Path, fmt: ExportFormat, out: Option<&Path>) -> Result<ExitCode> {
@@ -548,11 +556,9 @@ fn export(ctx: &Ctx, path: &Path, fmt: ExportFormat, out: Option<&Path>) -> Resu
     let tree = file::load(path, game)?;
     let table = FeedbackTable::build(game);
     let body = match fmt {
-        ExportFormat::Paths => text::paths(game, &table, &tree.root).join("\n") + "\n",
-        ExportFormat::Selby => {
-            text::selby(&text::paths(game, &table, &tree.root)).join("\n") + "\n"
-        }
-        ExportFormat::Json => serde_json::to_string(&text::json(game, &table, &tree.root))? + "\n",
+        ExportFormat::Paths => text::paths(game, &table, &tree).join("\n") + "\n",
+        ExportFormat::Selby => text::selby(&text::paths(game, &table, &tree)).join("\n") + "\n",
+        ExportFormat::Json => serde_json::to_string(&text::json(game, &table, &tree))? + "\n",
     };
     match out {
         Some(o) => format::write_atomic(o, body.as_bytes())

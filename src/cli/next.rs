@@ -1,7 +1,9 @@
 //! The `next`, `path` and `play` commands: advice from a stored tree (the shipped one
 //! for the lists and mode in use unless `--tree` is given), solved exactly when the
-//! history leaves the tree. The logic is in [`wordle_tree::play`]; this file finds and
-//! checks the tree, reads the player's lines and prints.
+//! history leaves the tree; with no tree (custom lists without `--tree`, or a chosen
+//! `--opener`) every state is solved exactly from the history, the opener too. The
+//! logic is in [`wordle_tree::play`]; this file finds and checks the tree, reads the
+//! player's lines and prints.
 //!
 //! A cold `next` on the tree loads the lists (1.6 ms) and the tree (0.13 ms), checks
 //! the file's checksums, and walks the history and then every candidate through the
@@ -15,10 +17,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+use wordle_tree::echo::echo;
 use wordle_tree::feedback::Feedback;
 use wordle_tree::format::file;
+use wordle_tree::game::GuessId;
 use wordle_tree::game::{AnswerId, Game};
-use wordle_tree::play::{self, Advice, AdviceError, Move, Proof, Source, Step};
+use wordle_tree::play::{self, Advice, AdviceError, Guide, Move, Proof, Source, Step};
 use wordle_tree::tree::Tree;
 
 #[derive(clap::Args, Debug)]
@@ -34,6 +38,9 @@ pub struct NextArgs {
     /// with the range the optimum is proved to lie in (default: no limit, always exact).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
+    /// No tree: open with this word, and solve every state after it exactly.
+    #[arg(long, conflicts_with = "tree")]
+    opener: Option<String>,
     /// The history so far, one GUESS:FEEDBACK token per guess (e.g. salet:BBYGB).
     history: Vec<String>,
 }
@@ -45,6 +52,12 @@ pub struct PathArgs {
     /// The answer whose path to show.
     #[arg(long)]
     answer: String,
+    /// No tree: open with this word, and solve every state after it exactly.
+    #[arg(long, conflicts_with = "tree")]
+    opener: Option<String>,
+    /// With no tree, solve each state within about this many seconds (see `next`).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -57,6 +70,9 @@ pub struct PlayArgs {
     /// Off the tree, answer within about this many seconds (see `next --time-limit`).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
+    /// No tree: open with this word, and solve every state after it exactly.
+    #[arg(long, conflicts_with = "tree")]
+    opener: Option<String>,
 }
 
 /// A time limit in seconds: a finite number, zero or more.
@@ -64,9 +80,13 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .trim()
         .parse()
-        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
-    Duration::try_from_secs_f64(secs)
-        .map_err(|_| format!("'{s}': a time limit is a finite number of seconds, 0 or more"))
+        .map_err(|_| format!("'{}' is not a number of seconds", echo(s)))?;
+    Duration::try_from_secs_f64(secs).map_err(|_| {
+        format!(
+            "'{}': a time limit is a finite number of seconds, 0 or more",
+            echo(s)
+        )
+    })
 }
 
 /// The shipped tree for the lists and mode in use: `trees/` in the current directory,
@@ -93,42 +113,80 @@ fn shipped_tree(game: &Game, hard: bool) -> Result<PathBuf> {
         })
 }
 
-/// Loads and checks a tree: magic, version, body checksum, the lists' checksum and the
-/// mode. No full replay (`verify`, 1.9 ms of the ~5 ms a cold `next` takes): every
-/// answer `next` reports on is walked through the subtree anyway, and a tree that
-/// misses one is refused then.
-fn load_tree(ctx: &Ctx, path: Option<&Path>) -> Result<(Tree, PathBuf)> {
-    let path = match path {
-        Some(p) => p.to_path_buf(),
-        None => shipped_tree(ctx.game, ctx.hard)?,
-    };
-    let tree = file::load(&path, ctx.game)?;
-    if tree.hard != ctx.hard {
+/// Loads and checks a tree: magic, version, body checksum, the lists' checksum, the
+/// whole tree's validity (every id, branch and depth; [`file::load`]) and the mode.
+fn load_tree(ctx: &Ctx, path: &Path) -> Result<Tree> {
+    let tree = file::load(path, ctx.game)?;
+    if tree.hard() != ctx.hard {
         bail!(
             "{}: a {} mode tree, but {} mode is in use ({} --hard)",
             path.display(),
-            mode_name(tree.hard),
+            mode_name(tree.hard()),
             mode_name(ctx.hard),
-            if tree.hard { "pass" } else { "drop" }
+            if tree.hard() { "pass" } else { "drop" }
         );
     }
-    Ok((tree, path))
+    Ok(tree)
 }
 
-/// The game, the tree, the stop flag and the time limit, with the formatting shared
+/// What the advice follows: a tree file (`--tree`, else the shipped one for named
+/// lists), or no tree (`--opener`, or custom lists without `--tree`).
+struct Loaded {
+    tree: Option<(Tree, PathBuf)>,
+    opener: Option<GuessId>,
+}
+
+impl Loaded {
+    fn new(ctx: &Ctx, tree: Option<&Path>, opener: Option<&str>) -> Result<Loaded> {
+        let opener = opener
+            .map(|o| allowed_guess(ctx.game, o, "opener"))
+            .transpose()?;
+        let path = match tree {
+            Some(p) => Some(p.to_path_buf()),
+            None if opener.is_some() || ctx.game.name == "custom" => None,
+            None => Some(shipped_tree(ctx.game, ctx.hard)?),
+        };
+        let tree = match path {
+            Some(p) => Some((load_tree(ctx, &p)?, p)),
+            None => None,
+        };
+        Ok(Loaded { tree, opener })
+    }
+
+    fn guide(&self, ctx: &Ctx) -> Guide<'_> {
+        match &self.tree {
+            Some((tree, _)) => Guide::Tree(tree),
+            None => Guide::Solve {
+                hard: ctx.hard,
+                max_guesses: wordle_tree::check::GAME_LIMIT,
+                opener: self.opener,
+            },
+        }
+    }
+
+    /// What the advice comes from, for messages.
+    fn describe(&self) -> String {
+        match &self.tree {
+            Some((_, p)) => format!("tree {}", p.display()),
+            None => "no tree (every state solved exactly)".into(),
+        }
+    }
+}
+
+/// The game, the guide, the stop flag and the time limit, with the formatting shared
 /// by the commands.
 struct Helper<'a> {
     game: &'a Game,
-    tree: &'a Tree,
+    guide: Guide<'a>,
     ctx: &'a Ctx<'a>,
     time_limit: Option<Duration>,
 }
 
 impl<'a> Helper<'a> {
-    fn new(ctx: &'a Ctx<'a>, tree: &'a Tree, time_limit: Option<Duration>) -> Helper<'a> {
+    fn new(ctx: &'a Ctx<'a>, loaded: &'a Loaded, time_limit: Option<Duration>) -> Helper<'a> {
         Helper {
             game: ctx.game,
-            tree,
+            guide: loaded.guide(ctx),
             ctx,
             time_limit,
         }
@@ -145,15 +203,23 @@ impl<'a> Helper<'a> {
                     if wait.recv_timeout(std::time::Duration::from_millis(1500))
                         == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
                     {
+                        let what = match self.guide {
+                            Guide::Tree(_) => "this state exactly off the stored tree",
+                            Guide::Solve { .. } if steps.is_empty() => {
+                                "the opener exactly (no stored tree: every allowed guess is \
+                                 searched over every answer)"
+                            }
+                            Guide::Solve { .. } => "this state exactly (no stored tree)",
+                        };
                         match self.time_limit {
                             None => eprintln!(
-                                "solving this state exactly off the stored tree; a state of \
-                                 hundreds of candidates can take minutes (Ctrl-C stops; \
-                                 --time-limit SECONDS settles for the best guess found)"
+                                "solving {what}; hundreds of candidates can take minutes \
+                                 (Ctrl-C stops; --time-limit SECONDS settles for the best \
+                                 guess found)"
                             ),
                             Some(limit) => eprintln!(
-                                "solving this state off the stored tree; after {} s the best \
-                                 guess found is given (Ctrl-C stops)",
+                                "solving {what}; after {} s the best guess found is given \
+                                 (Ctrl-C stops)",
                                 limit.as_secs_f64()
                             ),
                         }
@@ -161,7 +227,7 @@ impl<'a> Helper<'a> {
                 });
             }
             let deadline = self.time_limit.map(|limit| Instant::now() + limit);
-            let advice = play::advise(self.game, self.tree, steps, self.ctx.stop, deadline);
+            let advice = play::advise(self.game, self.guide, steps, self.ctx.stop, deadline);
             let _ = done.send(());
             advice
         })?;
@@ -183,11 +249,12 @@ impl<'a> Helper<'a> {
             .collect()
     }
 
-    /// One line saying why and how a move was solved off the tree, if it was.
+    /// One line saying why and how a move was solved off the tree (or with no tree),
+    /// if it was.
     fn off_tree_note(&self, steps: &[Step], m: &Move, ms: f64) -> Option<String> {
         let Source::Solved {
-            step,
-            why,
+            off,
+            opener_given,
             left,
             within_limit,
             proof,
@@ -195,18 +262,24 @@ impl<'a> Helper<'a> {
         else {
             return None;
         };
-        let what = match why {
-            play::OffTree::OtherGuess { played, tree } => format!(
-                "the tree plays {} there, {} was played",
+        let what = match off {
+            Some((step, play::OffTree::OtherGuess { played, tree })) => format!(
+                "off the stored tree at step {step} (the tree plays {} there, {} was played)",
                 self.word(tree),
                 self.word(played)
             ),
-            play::OffTree::NoBranch => why.to_string(),
+            Some((step, why @ play::OffTree::NoBranch)) => {
+                format!("off the stored tree at step {step} ({why})")
+            }
+            None if opener_given => format!(
+                "no stored tree, opener {} as chosen (its plan is exact for it, not a proof \
+                 that it is the best opener)",
+                self.word(m.guess)
+            ),
+            None => "no stored tree".to_string(),
         };
         let mut note = match proof {
-            Proof::Exact => {
-                format!("off the stored tree at step {step} ({what}): solved exactly in {ms:.0} ms")
-            }
+            Proof::Exact => format!("{what}: solved exactly in {ms:.0} ms"),
             Proof::Unproven {
                 lower_bound,
                 examined,
@@ -214,10 +287,10 @@ impl<'a> Helper<'a> {
             } => {
                 let n = m.candidates.len() as f64;
                 format!(
-                    "off the stored tree at step {step} ({what}): time limit reached, best guess \
-                     found in {ms:.0} ms, NOT PROVEN OPTIMAL: {examined} of {guesses} guesses \
-                     settled; this plan takes {} guesses in total ({:.4} on average), the optimum \
-                     at least {lower_bound} ({:.4})",
+                    "{what}: time limit reached, best guess found in {ms:.0} ms, NOT PROVEN \
+                     OPTIMAL: {examined} of {guesses} guesses settled; this plan takes {} \
+                     guesses in total ({:.4} on average), the optimum at least {lower_bound} \
+                     ({:.4})",
                     m.cost,
                     m.cost as f64 / n,
                     lower_bound as f64 / n
@@ -225,7 +298,7 @@ impl<'a> Helper<'a> {
             }
         };
         if !within_limit {
-            let allowed = self.tree.max_guesses as usize - steps.len();
+            let allowed = self.guide.max_guesses() as usize - steps.len();
             note += &format!(
                 "; no plan is sure to finish within the {allowed} guess(es) left, this one needs up to {left}"
             );
@@ -241,8 +314,8 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
         .iter()
         .map(|t| play::parse_step(game, t))
         .collect::<Result<Vec<_>, _>>()?;
-    let (tree, _) = load_tree(ctx, args.tree.as_deref())?;
-    let helper = Helper::new(ctx, &tree, args.time_limit);
+    let loaded = Loaded::new(ctx, args.tree.as_deref(), args.opener.as_deref())?;
+    let helper = Helper::new(ctx, &loaded, args.time_limit);
     let t = Instant::now();
     let advice = helper.advise(&steps)?;
     let ms = t.elapsed().as_secs_f64() * 1e3;
@@ -252,7 +325,7 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
             let answer = game.answers[answer as usize].to_string();
             if args.json {
                 let v = serde_json::json!({
-                    "history": history, "solved": true, "answer": answer, "guesses": guesses,
+                    "history": history, "found": true, "answer": answer, "guesses": guesses,
                 });
                 println!("{v}");
             } else {
@@ -264,22 +337,30 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
             let guess = helper.word(m.guess);
             let words = helper.words(&m.candidates);
             if args.json {
-                // Off the tree: whether the search proved its plan optimal, and the
-                // least cost it proved (the plan's own when proved).
-                let (source, step, lower_bound) = match m.source {
-                    Source::Tree => ("tree", None, None),
-                    Source::Solved { step, proof, .. } => (
-                        "solved",
-                        Some(step),
-                        Some(match proof {
-                            Proof::Exact => m.cost,
-                            Proof::Unproven { lower_bound, .. } => lower_bound,
-                        }),
+                // From the search: whether it proved its guess optimal for the state,
+                // and the least cost it proved (the plan's own when proved); with a
+                // chosen opener neither is claimed (null bound, not proven).
+                let (source, step, lower_bound, proven) = match m.source {
+                    Source::Tree => ("tree", None, None, None),
+                    Source::Solved {
+                        off,
+                        opener_given,
+                        proof,
+                        ..
+                    } => (
+                        "search",
+                        off.map(|(step, _)| step),
+                        match proof {
+                            _ if opener_given => None,
+                            Proof::Exact => Some(m.cost),
+                            Proof::Unproven { lower_bound, .. } => Some(lower_bound),
+                        },
+                        Some(m.source.proven_optimal()),
                     ),
                 };
                 let v = serde_json::json!({
                     "history": history,
-                    "solved": false,
+                    "found": false,
                     "guess": guess,
                     "candidates": m.candidates.len(),
                     "words": words,
@@ -288,7 +369,7 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                     "worst_guesses": m.worst,
                     "source": source,
                     "off_tree_step": step,
-                    "proven_optimal": lower_bound.map(|l| l == m.cost),
+                    "proven_optimal": proven,
                     "lower_bound": lower_bound,
                     "note": note,
                 });
@@ -337,23 +418,49 @@ fn answer_id(game: &Game, s: &str) -> Result<AnswerId> {
 }
 
 pub fn path(ctx: &Ctx, args: &PathArgs) -> Result<ExitCode> {
-    let (tree, file) = load_tree(ctx, args.tree.as_deref())?;
+    let loaded = Loaded::new(ctx, args.tree.as_deref(), args.opener.as_deref())?;
     let a = answer_id(ctx.game, &args.answer)?;
-    let steps = play::path(ctx.game, &tree.root, a).with_context(|| {
-        format!(
-            "{}: the tree does not reach '{}'",
-            file.display(),
-            args.answer
-        )
-    })?;
+    let (steps, by) = match &loaded.tree {
+        Some((tree, file)) => {
+            let steps = play::path(ctx.game, tree.root(), a).with_context(|| {
+                format!(
+                    "{}: the tree does not reach '{}'",
+                    file.display(),
+                    ctx.game.answers[a as usize]
+                )
+            })?;
+            (steps, file.display().to_string())
+        }
+        None => {
+            let helper = Helper::new(ctx, &loaded, args.time_limit);
+            (
+                exact_path(&helper, a)?,
+                "exact search (no stored tree)".to_string(),
+            )
+        }
+    };
     println!("{}", path_line(ctx.game, &steps));
     println!(
-        "{}: found in {} guesses by {}",
+        "{}: found in {} guesses by {by}",
         ctx.game.answers[a as usize],
-        steps.len(),
-        file.display()
+        steps.len()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The steps the advice plays against `answer`, ending all green.
+fn exact_path(helper: &Helper, answer: AnswerId) -> Result<Vec<Step>> {
+    let word = helper.game.answers[answer as usize];
+    let mut steps: Vec<Step> = Vec::new();
+    loop {
+        match helper.advise(&steps)? {
+            Advice::Solved { .. } => return Ok(steps),
+            Advice::Play(m) => steps.push(Step {
+                guess: m.guess,
+                feedback: Feedback::compute(helper.game.guesses[m.guess as usize], word),
+            }),
+        }
+    }
 }
 
 const PLAY_HELP: &str =
@@ -364,8 +471,9 @@ If you played another word, type it with its feedback: 'crane BBYBB' or 'crane:B
 
 pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
     let game = ctx.game;
-    let (tree, file) = load_tree(ctx, args.tree.as_deref())?;
-    let helper = Helper::new(ctx, &tree, args.time_limit);
+    let loaded = Loaded::new(ctx, args.tree.as_deref(), args.opener.as_deref())?;
+    let helper = Helper::new(ctx, &loaded, args.time_limit);
+    let hard = helper.guide.hard();
     if let Some(answer) = &args.answer {
         return play_itself(&helper, answer_id(game, answer)?);
     }
@@ -380,10 +488,10 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
         std::thread::sleep(std::time::Duration::from_millis(50));
     });
     println!(
-        "play: lists {}, {} mode, tree {}",
+        "play: lists {}, {} mode, {}",
         game.name,
-        mode_name(tree.hard),
-        file.display()
+        mode_name(hard),
+        loaded.describe()
     );
     println!("{PLAY_HELP}");
     let mut steps: Vec<Step> = Vec::new();
@@ -438,7 +546,7 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
                     let mut more = steps.clone();
                     more.push(step);
                     // Check the history before taking it: a typo gets a new prompt.
-                    match play::replay(game, &more, tree.hard) {
+                    match play::replay(game, &more, hard) {
                         Ok(_) => {
                             steps = more;
                             break;
@@ -499,7 +607,7 @@ fn read_step(game: &Game, text: &str, suggested: u16) -> Reply {
         },
         _ => Reply::Bad(format!(
             "'{}' is neither a feedback nor 'WORD FEEDBACK'",
-            text.trim()
+            echo(text.trim())
         )),
     }
 }

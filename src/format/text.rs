@@ -1,18 +1,27 @@
 //! Text exports of a tree: `paths` (one line per answer with the whole path),
 //! `selby` (the same with the prefix shared with the line above blanked) and nested
 //! JSON. Lines are in tree order with branches sorted by feedback string (so `GGGGG`
-//! sits among its siblings alphabetically).
+//! sits among its siblings alphabetically). They take a [`Tree`], valid by
+//! construction, so every answer gets its line and every id is in range.
 
 use crate::feedback::Feedback;
 use crate::game::{AnswerId, Game};
 use crate::table::FeedbackTable;
-use crate::tree::Node;
+use crate::tree::{Node, Tree};
 
 /// One line per answer: `salet BBBBB1 courd BBBBB2 ... whiff GGGGG4`.
-pub fn paths(game: &Game, table: &FeedbackTable, root: &Node) -> Vec<String> {
+pub fn paths(game: &Game, table: &FeedbackTable, tree: &Tree) -> Vec<String> {
     let ids: Vec<AnswerId> = game.all_answer_ids();
     let mut out = Vec::with_capacity(ids.len());
-    walk(game, table, root, &ids, 1, &mut String::new(), &mut out);
+    walk(
+        game,
+        table,
+        tree.root(),
+        &ids,
+        1,
+        &mut String::new(),
+        &mut out,
+    );
     out
 }
 
@@ -68,9 +77,9 @@ pub fn selby(lines: &[String]) -> Vec<String> {
 }
 
 /// Nested JSON: `{"guess":"salet","branches":{"BBBBB":{...},"GGGGG":null}}`.
-pub fn json(game: &Game, table: &FeedbackTable, root: &Node) -> serde_json::Value {
+pub fn json(game: &Game, table: &FeedbackTable, tree: &Tree) -> serde_json::Value {
     let ids: Vec<AnswerId> = game.all_answer_ids();
-    json_node(game, table, root, &ids)
+    json_node(game, table, tree.root(), &ids)
 }
 
 fn json_node(

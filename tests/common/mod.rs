@@ -117,3 +117,49 @@ pub fn brute(
     }
     best.min(INFEASIBLE as u64)
 }
+
+/// The bytes of a tree file holding exactly these fields (`root` as is, valid or not)
+/// with sound checksums: how a damaged or hostile tree file is made for the tests.
+pub fn craft_tree_file(
+    hard: bool,
+    max_guesses: u8,
+    lists: u64,
+    name: &str,
+    root: &wordle_tree::tree::Node,
+) -> Vec<u8> {
+    // The same fields in the same order as `Tree`, so the same encoding.
+    #[derive(serde::Serialize)]
+    struct Body<'a> {
+        hard: bool,
+        max_guesses: u8,
+        list_checksum: u64,
+        list_name: &'a str,
+        root: &'a wordle_tree::tree::Node,
+    }
+    let body = Body {
+        hard,
+        max_guesses,
+        list_checksum: lists,
+        list_name: name,
+        root,
+    };
+    let body = bincode::serde::encode_to_vec(&body, bincode::config::standard()).unwrap();
+    wrap_tree_body(hard as u8, max_guesses, lists, &body)
+}
+
+/// A tree file around any `body` bytes: a header saying what it is told and the
+/// body's checksum (so only the body's content is wrong, if anything).
+pub fn wrap_tree_body(hard: u8, max_guesses: u8, lists: u64, body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(wordle_tree::format::file::MAGIC);
+    out.extend_from_slice(&wordle_tree::format::file::FORMAT_VERSION.to_le_bytes());
+    out.push(hard);
+    out.push(max_guesses);
+    out.extend_from_slice(&lists.to_le_bytes());
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(body);
+    let mut check = wordle_tree::game::Fnv::new();
+    check.bytes(body);
+    out.extend_from_slice(&check.finish().to_le_bytes());
+    out
+}
