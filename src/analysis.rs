@@ -71,7 +71,7 @@ impl LetterStats {
             n: ids.len() as u32,
         };
         for &a in ids {
-            let w = game.answers[a as usize];
+            let w = game.answers[a.index()];
             for i in 0..5 {
                 s.at[i][w.letter(i) as usize] += 1;
             }
@@ -117,7 +117,9 @@ pub fn score(
             *c = 0;
         }
     }
-    let is_candidate = game.is_answer(guess) && ids.binary_search(&guess).is_ok();
+    let is_candidate = guess
+        .as_answer(game.n_answers())
+        .is_some_and(|a| ids.binary_search(&a).is_ok());
     Score {
         guess,
         worst,
@@ -125,7 +127,7 @@ pub fn score(
         expected: sum_squares as f64 / n,
         entropy: (n.log2() - m_log_m / n).max(0.0),
         buckets: buckets as u32,
-        frequency: stats.score(game.guesses[guess as usize]),
+        frequency: stats.score(game.guesses[guess.index()]),
         is_candidate,
     }
 }
@@ -153,8 +155,9 @@ pub fn compare(metric: Metric, a: &Score, b: &Score) -> Ordering {
 /// `metric`, ties alphabetical.
 pub fn rank(game: &Game, table: &FeedbackTable, ids: &[AnswerId], metric: Metric) -> Vec<Score> {
     let stats = LetterStats::new(game, ids);
-    let mut scores: Vec<Score> = (0..game.n_guesses() as GuessId)
+    let mut scores: Vec<Score> = (0..game.n_guesses())
         .into_par_iter()
+        .map(GuessId::new)
         .map_init(
             || [0u32; FEEDBACKS],
             |counts, g| score(game, table, &stats, g, ids, counts),
@@ -162,7 +165,7 @@ pub fn rank(game: &Game, table: &FeedbackTable, ids: &[AnswerId], metric: Metric
         .collect();
     scores.par_sort_by(|a, b| {
         compare(metric, a, b)
-            .then(game.guesses[a.guess as usize].cmp(&game.guesses[b.guess as usize]))
+            .then(game.guesses[a.guess.index()].cmp(&game.guesses[b.guess.index()]))
     });
     scores
 }
@@ -179,21 +182,21 @@ pub fn choose(
     revealed: Option<&Revealed>,
 ) -> GuessId {
     if ids.len() <= 2 {
-        return ids[0];
+        return ids[0].as_guess();
     }
     let stats = LetterStats::new(game, ids);
     let pool: Vec<GuessId> = if metric == Metric::Frequency {
-        ids.to_vec()
+        ids.iter().map(|a| a.as_guess()).collect()
     } else {
-        (0..game.n_guesses() as GuessId).collect()
+        (0..game.n_guesses()).map(GuessId::new).collect()
     };
     let better = |a: &Score, b: &Score| {
         compare(metric, a, b)
             .then(b.is_candidate.cmp(&a.is_candidate))
-            .then(game.guesses[a.guess as usize].cmp(&game.guesses[b.guess as usize]))
+            .then(game.guesses[a.guess.index()].cmp(&game.guesses[b.guess.index()]))
     };
     pool.par_iter()
-        .filter(|&&g| revealed.is_none_or(|r| r.allows(game.guesses[g as usize])))
+        .filter(|&&g| revealed.is_none_or(|r| r.allows(game.guesses[g.index()])))
         .map_init(
             || [0u32; FEEDBACKS],
             |counts, &g| score(game, table, &stats, g, ids, counts),
@@ -237,7 +240,7 @@ pub fn simulate(
     let revealed = hard.then(Revealed::default);
     let found = play(game, table, metric, &ids, 1, revealed, opener);
     for (a, d) in found {
-        depths[a as usize] = d;
+        depths[a.index()] = d;
     }
     Simulation {
         depths: Depths(depths),
@@ -261,7 +264,7 @@ fn play(
             if Feedback(f).is_all_green() {
                 vec![(bucket[0], depth)]
             } else {
-                let next = revealed.map(|r| r.after(game.guesses[guess as usize], Feedback(f)));
+                let next = revealed.map(|r| r.after(game.guesses[guess.index()], Feedback(f)));
                 play(game, table, metric, &bucket, depth + 1, next, None)
             }
         })

@@ -50,12 +50,12 @@ impl Candidates {
     }
 
     pub fn insert(&mut self, a: AnswerId) {
-        self.bits.set(a as usize, true);
+        self.bits.set(a.index(), true);
     }
 
     #[inline]
     pub fn contains(&self, a: AnswerId) -> bool {
-        let a = a as usize;
+        let a = a.index();
         self.bits
             .as_raw_slice()
             .get(a / 64)
@@ -63,7 +63,7 @@ impl Candidates {
     }
 
     pub fn remove(&mut self, a: AnswerId) {
-        self.bits.set(a as usize, false);
+        self.bits.set(a.index(), false);
     }
 
     /// Keeps only the answers for which `keep` is true.
@@ -87,7 +87,7 @@ impl Candidates {
                     (w != 0).then(|| {
                         let bit = w.trailing_zeros() as usize;
                         w &= w - 1;
-                        (i * 64 + bit) as AnswerId
+                        AnswerId::new(i * 64 + bit)
                     })
                 })
             })
@@ -129,7 +129,7 @@ impl Candidates {
         for (i, &word) in self.bits.as_raw_slice().iter().enumerate() {
             let mut w = word;
             while w != 0 {
-                out.push((i * 64 + w.trailing_zeros() as usize) as AnswerId);
+                out.push(AnswerId::new(i * 64 + w.trailing_zeros() as usize));
                 w &= w - 1;
             }
         }
@@ -212,7 +212,7 @@ pub fn count_buckets(
     let row = table.row(guess);
     let mut buckets = 0;
     for &a in ids {
-        let c = &mut counts[row[a as usize] as usize];
+        let c = &mut counts[row[a.index()] as usize];
         buckets += (*c == 0) as usize;
         *c += 1;
     }
@@ -266,7 +266,7 @@ pub fn partition(
     let row = table.row(guess);
     let mut buckets: Vec<Vec<AnswerId>> = vec![Vec::new(); FEEDBACKS];
     for &a in ids {
-        buckets[row[a as usize] as usize].push(a);
+        buckets[row[a.index()] as usize].push(a);
     }
     let out: Vec<(u8, Vec<AnswerId>)> = buckets
         .into_iter()
@@ -284,23 +284,27 @@ mod tests {
 
     #[test]
     fn ids_round_trip_across_word_boundaries() {
-        let ids = vec![0, 63, 64, 65, 127, 128, 199];
+        let ids: Vec<AnswerId> = [0, 63, 64, 65, 127, 128, 199].map(AnswerId).to_vec();
         let c = Candidates::from_ids(200, &ids);
         assert_eq!(c.ids(), ids);
         assert_eq!(c.len(), 7);
-        assert!(c.contains(64) && !c.contains(66));
+        assert!(c.contains(AnswerId(64)) && !c.contains(AnswerId(66)));
         assert!(Candidates::none(70).is_empty());
         assert_eq!(Candidates::all(70).len(), 70);
         assert_eq!(c.iter().collect::<Vec<_>>(), ids);
-        assert!(!c.contains(199 + 1) && c.contains(199));
+        assert!(!c.contains(AnswerId(200)) && c.contains(AnswerId(199)));
     }
 
     /// The set operators against the same operations on sorted id lists.
     #[test]
     fn set_operators_match_id_lists() {
-        let n = 300;
-        let a_ids: Vec<AnswerId> = (0..n).filter(|i| i % 3 == 0).collect();
-        let b_ids: Vec<AnswerId> = (0..n).filter(|i| i % 5 == 0 || *i > 250).collect();
+        let n = 300u16;
+        let id = |i: &u16| AnswerId(*i);
+        let a_ids: Vec<AnswerId> = (0..n).filter(|i| i % 3 == 0).map(|i| id(&i)).collect();
+        let b_ids: Vec<AnswerId> = (0..n)
+            .filter(|i| i % 5 == 0 || *i > 250)
+            .map(|i| id(&i))
+            .collect();
         let (a, b) = (
             Candidates::from_ids(n as usize, &a_ids),
             Candidates::from_ids(n as usize, &b_ids),
@@ -311,6 +315,7 @@ mod tests {
             .filter(|x| b_ids.contains(x))
             .collect();
         let either: Vec<AnswerId> = (0..n)
+            .map(|i| id(&i))
             .filter(|x| a_ids.contains(x) || b_ids.contains(x))
             .collect();
         let only_a: Vec<AnswerId> = a_ids
@@ -322,13 +327,13 @@ mod tests {
         assert_eq!((&a | &b).ids(), either);
         assert_eq!((&a - &b).ids(), only_a);
         let mut c = a.clone();
-        c.retain(|x| x % 2 == 0);
+        c.retain(|x| x.0 % 2 == 0);
         assert_eq!(
             c.ids(),
             a_ids
                 .iter()
                 .copied()
-                .filter(|x| x % 2 == 0)
+                .filter(|x| x.0 % 2 == 0)
                 .collect::<Vec<_>>()
         );
         assert_eq!(c.len(), c.iter().count());

@@ -175,7 +175,7 @@ pub fn min_over(
     let replay = tree.verify(game);
     let over: Vec<AnswerId> = game
         .answer_ids()
-        .filter(|&a| replay.depths[a as usize] > depth as u32)
+        .filter(|&a| replay.depths[a.index()] > depth as u32)
         .collect();
     debug_assert_eq!(cost / OVER_PENALTY as u64, over.len() as u64);
     debug_assert_eq!(cost % OVER_PENALTY as u64, replay.total());

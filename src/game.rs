@@ -7,12 +7,88 @@
 //! so ids fit a `u16` in hot loops.
 
 use crate::word::{ListError, Word, WordList};
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Index of an answer in [`Game::answers`].
-pub type AnswerId = u16;
-/// Index of an allowed guess in [`Game::guesses`].
-pub type GuessId = u16;
+/// An answer, by its index in [`Game::answers`]. Answers come first among the
+/// guesses, so an answer's id is also its guess id ([`AnswerId::as_guess`]).
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+#[repr(transparent)]
+pub struct AnswerId(pub u16);
+
+/// An allowed guess, by its index in [`Game::guesses`].
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+#[repr(transparent)]
+pub struct GuessId(pub u16);
+
+impl AnswerId {
+    /// The id of the `i`-th answer (`i` below 65536, which [`Game`] guarantees).
+    #[inline]
+    pub fn new(i: usize) -> AnswerId {
+        debug_assert!(i <= u16::MAX as usize);
+        AnswerId(i as u16)
+    }
+
+    /// The index into [`Game::answers`] and the feedback table's rows.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The same word as a guess.
+    #[inline]
+    pub fn as_guess(self) -> GuessId {
+        GuessId(self.0)
+    }
+
+    /// The ids as plain numbers, for hashing and comparing whole candidate lists at
+    /// the speed of a byte slice (the transposition table's keys).
+    #[inline]
+    pub fn raw(ids: &[AnswerId]) -> &[u16] {
+        // SAFETY: `AnswerId` is `repr(transparent)` over `u16`, so a slice of one is a
+        // slice of the other with the same length and alignment.
+        unsafe { std::slice::from_raw_parts(ids.as_ptr().cast::<u16>(), ids.len()) }
+    }
+}
+
+impl std::fmt::Display for AnswerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::fmt::Display for GuessId {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl GuessId {
+    /// The id of the `i`-th guess (`i` below 65536, which [`Game`] guarantees).
+    #[inline]
+    pub fn new(i: usize) -> GuessId {
+        debug_assert!(i <= u16::MAX as usize);
+        GuessId(i as u16)
+    }
+
+    /// The index into [`Game::guesses`] and the feedback table.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The answer this guess is, when it is one of the `n_answers` answers.
+    #[inline]
+    pub fn as_answer(self, n_answers: usize) -> Option<AnswerId> {
+        (self.index() < n_answers).then_some(AnswerId(self.0))
+    }
+}
 
 /// The shipped word lists, embedded so the binary works from any directory.
 pub const SHIPPED: &[(&str, &str, &str)] = &[
@@ -89,14 +165,14 @@ impl Game {
         let mut all = answers.words.clone();
         let mut index: ahash::AHashMap<Word, GuessId> = ahash::AHashMap::new();
         for (i, &w) in all.iter().enumerate() {
-            index.insert(w, i as GuessId);
+            index.insert(w, GuessId::new(i));
         }
         for &w in &guesses.words {
             if !index.contains_key(&w) {
                 if all.len() >= u16::MAX as usize {
                     return Err(GameError::TooMany(all.len() + 1));
                 }
-                index.insert(w, all.len() as GuessId);
+                index.insert(w, GuessId::new(all.len()));
                 all.push(w);
             }
         }
@@ -141,12 +217,12 @@ impl Game {
 
     /// Every answer's id, in order: the candidates before any guess.
     pub fn all_answer_ids(&self) -> Vec<AnswerId> {
-        (0..self.n_answers() as AnswerId).collect()
+        (0..self.n_answers()).map(AnswerId::new).collect()
     }
 
     /// Every answer's id, in order, without allocating.
     pub fn answer_ids(&self) -> impl Iterator<Item = AnswerId> {
-        0..self.n_answers() as AnswerId
+        (0..self.n_answers()).map(AnswerId::new)
     }
 
     pub fn n_guesses(&self) -> usize {
@@ -160,14 +236,13 @@ impl Game {
 
     /// The answer id of a word, if it is a possible answer.
     pub fn answer_id(&self, w: Word) -> Option<AnswerId> {
-        self.guess_id(w)
-            .filter(|&g| (g as usize) < self.answers.len())
+        self.guess_id(w)?.as_answer(self.answers.len())
     }
 
     /// True when guess `g` is also a possible answer (then its answer id is `g`).
     #[inline]
     pub fn is_answer(&self, g: GuessId) -> bool {
-        (g as usize) < self.answers.len()
+        g.index() < self.answers.len()
     }
 }
 
@@ -217,7 +292,7 @@ mod tests {
         let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
         for (i, &w) in game.answers.iter().enumerate() {
             assert_eq!(game.guesses[i], w);
-            assert_eq!(game.answer_id(w), Some(i as AnswerId));
+            assert_eq!(game.answer_id(w), Some(AnswerId::new(i)));
         }
         let salet = Word::parse("salet").unwrap();
         assert!(game.guess_id(salet).is_some());

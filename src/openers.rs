@@ -111,7 +111,7 @@ impl Shard {
 
 /// Every allowed guess, in id order.
 pub fn all_openers(game: &Game) -> Vec<GuessId> {
-    (0..game.n_guesses() as GuessId).collect()
+    (0..game.n_guesses()).map(GuessId::new).collect()
 }
 
 /// Reads an opener file: a word list (one per line, validated like any list) whose
@@ -172,7 +172,7 @@ pub fn order_by_estimate(
         .map(|&g| {
             (
                 estimate(game, table, g, max_guesses),
-                game.guesses[g as usize],
+                game.guesses[g.index()],
                 g,
             )
         })
@@ -376,7 +376,7 @@ impl<'a> ResultsDir<'a> {
     pub fn file(&self, opener: GuessId) -> PathBuf {
         self.path.join(format!(
             "{}{}",
-            self.game.guesses[opener as usize],
+            self.game.guesses[opener.index()],
             file_suffix(self.game, self.hard, self.max_guesses)
         ))
     }
@@ -528,12 +528,12 @@ pub fn run(
             .into_iter()
             .take(settings.prepass.max(settings.top))
         {
-            seen[g as usize] = true;
+            seen[g.index()] = true;
             plan.push(g);
         }
     }
     for g in order_by_estimate(game, table, shard_openers, settings.max_guesses) {
-        if !std::mem::replace(&mut seen[g as usize], true) {
+        if !std::mem::replace(&mut seen[g.index()], true) {
             plan.push(g);
         }
     }
@@ -612,7 +612,7 @@ pub fn run(
                         _ => 0.0,
                     };
                     let r = Record {
-                        opener: game.guesses[g as usize],
+                        opener: game.guesses[g.index()],
                         list: list_tag(game),
                         checksum: game.checksum,
                         hard: settings.hard,
@@ -672,7 +672,7 @@ impl Ranking {
             missing: Vec::new(),
         };
         for &g in openers {
-            let w = game.guesses[g as usize];
+            let w = game.guesses[g.index()];
             match records.get(&g).map(|rec| rec.cost) {
                 Some(OpenerCost::Exact(v)) => r.exact.push((v, w)),
                 Some(OpenerCost::AtLeast(lb)) => {

@@ -82,7 +82,7 @@ fn after(before: &str) -> String {
 
 /// Formats a step as its token, `salet:BBYGB`.
 pub fn token(game: &Game, step: Step) -> String {
-    format!("{}:{}", game.guesses[step.guess as usize], step.feedback)
+    format!("{}:{}", game.guesses[step.guess.index()], step.feedback)
 }
 
 /// Formats steps as space-separated tokens.
@@ -139,7 +139,7 @@ pub fn replay(game: &Game, steps: &[Step], hard: bool) -> Result<History, Histor
                 token: tok(),
             });
         }
-        let word = game.guesses[step.guess as usize];
+        let word = game.guesses[step.guess.index()];
         if hard {
             if let Some(why) = revealed.violation(word) {
                 return Err(HistoryError::HardMode {
@@ -150,7 +150,7 @@ pub fn replay(game: &Game, steps: &[Step], hard: bool) -> Result<History, Histor
                 });
             }
         }
-        candidates.retain(|&a| Feedback::compute(word, game.answers[a as usize]) == step.feedback);
+        candidates.retain(|&a| Feedback::compute(word, game.answers[a.index()]) == step.feedback);
         if candidates.is_empty() {
             return Err(HistoryError::Inconsistent {
                 step: i + 1,
@@ -222,11 +222,11 @@ pub fn follow<'t>(tree: &'t Tree, steps: &[Step]) -> Position<'t> {
 /// The steps the tree plays for `answer`, ending all green; `None` when the tree does
 /// not reach it (a tree for other lists, or damaged) within 32 guesses.
 pub fn path(game: &Game, root: &Node, answer: AnswerId) -> Option<Vec<Step>> {
-    let word = game.answers[answer as usize];
+    let word = game.answers[answer.index()];
     let mut steps = Vec::new();
     let mut node = root;
     while steps.len() < 32 {
-        let guess = *game.guesses.get(node.guess as usize)?;
+        let guess = *game.guesses.get(node.guess.index())?;
         let feedback = Feedback::compute(guess, word);
         steps.push(Step {
             guess: node.guess,
@@ -482,10 +482,10 @@ fn solve_after_opener(
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> Result<(Node, u32, u8, Proof), SolveError> {
-    let word = game.guesses[opener as usize];
+    let word = game.guesses[opener.index()];
     let mut buckets: Vec<(Feedback, Vec<AnswerId>)> = Vec::new();
-    for a in 0..game.n_answers() as AnswerId {
-        let f = Feedback::compute(word, game.answers[a as usize]);
+    for a in (0..game.n_answers()).map(AnswerId::new) {
+        let f = Feedback::compute(word, game.answers[a.index()]);
         match buckets.iter_mut().find(|(g, _)| *g == f) {
             Some((_, b)) => b.push(a),
             None => buckets.push((f, vec![a])),
@@ -569,7 +569,7 @@ pub fn solve_off_tree(
 ) -> Result<(Node, u32, u8, Proof), SolveError> {
     let answers: Vec<Word> = candidates
         .iter()
-        .map(|&a| game.answers[a as usize])
+        .map(|&a| game.answers[a.index()])
         .collect();
     let sub = Game::from_words(&answers, &game.guesses);
     let table = FeedbackTable::build(&sub);
@@ -616,7 +616,7 @@ fn distinct_splits(game: &Game, table: &FeedbackTable) -> Vec<Word> {
     let mut labels = vec![0u8; n];
     let mut kept: Vec<Word> = game.answers.clone();
     for g in n..game.n_guesses() {
-        let split = canonical_labels(table.row(g as GuessId).iter().copied(), &mut labels);
+        let split = canonical_labels(table.row(GuessId::new(g)).iter().copied(), &mut labels);
         if split.buckets > 1 && seen.insert(labels.clone()) {
             kept.push(game.guesses[g]);
         }
@@ -628,7 +628,7 @@ fn distinct_splits(game: &Game, table: &FeedbackTable) -> Vec<Word> {
 fn remap(node: &Node, from: &Game, to: &Game) -> Node {
     Node {
         guess: to
-            .guess_id(from.guesses[node.guess as usize])
+            .guess_id(from.guesses[node.guess.index()])
             .expect("the sub-game's guesses are the game's"),
         branches: node
             .branches
@@ -745,7 +745,7 @@ mod tests {
                 .answer_ids()
                 .filter(|&a| {
                     st.iter().all(|s| {
-                        reference_feedback(game.guesses[s.guess as usize], game.answers[a as usize])
+                        reference_feedback(game.guesses[s.guess.index()], game.answers[a.index()])
                             == s.feedback
                     })
                 })
@@ -810,11 +810,11 @@ mod tests {
         let mut total = 0;
         for a in game.answer_ids() {
             let p = path(&game, tree.root(), a).unwrap();
-            assert_eq!(p.last().unwrap().guess, a);
+            assert_eq!(p.last().unwrap().guess, a.as_guess());
             total += p.len() as u64;
             assert_eq!(follow(&tree, &p), Position::Solved);
             match follow(&tree, &p[..p.len() - 1]) {
-                Position::On(node) => assert_eq!(node.guess, a),
+                Position::On(node) => assert_eq!(node.guess, a.as_guess()),
                 other => panic!("{other:?}"),
             }
         }
@@ -834,8 +834,8 @@ mod tests {
         for hard in [false, true] {
             let tree = small_tree(&game, &table, hard);
             // Open with another guess than the tree's, for a few answers.
-            let other = (tree.root().guess + 1) % game.n_guesses() as GuessId;
-            let word = game.guesses[other as usize];
+            let other = GuessId::new((tree.root().guess.index() + 1) % game.n_guesses());
+            let word = game.guesses[other.index()];
             for a in (0..game.n_answers()).step_by(7) {
                 let f = Feedback::compute(word, game.answers[a]);
                 let st = [Step {
@@ -846,7 +846,7 @@ mod tests {
                 let h = replay(&game, &st, hard).unwrap();
                 match advice {
                     Advice::Solved { answer, guesses } => {
-                        assert!(f.is_all_green() && answer as usize == a && guesses == 1)
+                        assert!(f.is_all_green() && answer.index() == a && guesses == 1)
                     }
                     Advice::Play(m) => {
                         assert!(matches!(

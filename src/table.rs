@@ -222,13 +222,13 @@ impl FeedbackTable {
 
     #[inline]
     pub fn get(&self, guess: GuessId, answer: AnswerId) -> Feedback {
-        Feedback(self.data[guess as usize * self.n_answers + answer as usize])
+        Feedback(self.data[guess.index() * self.n_answers + answer.index()])
     }
 
     /// The feedback of `guess` against every answer, indexed by answer id.
     #[inline]
     pub fn row(&self, guess: GuessId) -> &[u8] {
-        let start = guess as usize * self.n_answers;
+        let start = guess.index() * self.n_answers;
         &self.data[start..start + self.n_answers]
     }
 

@@ -214,7 +214,7 @@ impl Tree {
             let mut depth = 1u32;
             let mut path = String::new();
             loop {
-                let Some(&guess) = game.guesses.get(node.guess as usize) else {
+                let Some(&guess) = game.guesses.get(node.guess.index()) else {
                     problems.push(format!(
                         "{answer}: guess id {} is not in the allowed guesses",
                         node.guess
@@ -284,7 +284,7 @@ fn validate(game: &Game, hard: bool, max_guesses: u8, root: &Node) -> Result<(),
         problems: Vec::new(),
         path: Vec::new(),
     };
-    let all: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let all: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
     check.node(root, &all, 1, &Revealed::default());
     if check.problems.is_empty() {
         Ok(())
@@ -314,7 +314,7 @@ impl Validation<'_> {
         let steps: Vec<String> = self
             .path
             .iter()
-            .map(|&(g, f)| format!("{}:{f}", self.game.guesses[g as usize]))
+            .map(|&(g, f)| format!("{}:{f}", self.game.guesses[g.index()]))
             .collect();
         format!("after '{}', ", steps.join(" "))
     }
@@ -334,7 +334,7 @@ impl Validation<'_> {
             return;
         }
         let game = self.game;
-        let example = game.answers[candidates[0] as usize];
+        let example = game.answers[candidates[0].index()];
         if depth > self.max_guesses {
             self.problem(format!(
                 "{} answer(s) ({example}, ...) are not found within the limit of {} guesses",
@@ -343,7 +343,7 @@ impl Validation<'_> {
             ));
             return;
         }
-        let Some(&word) = game.guesses.get(node.guess as usize) else {
+        let Some(&word) = game.guesses.get(node.guess.index()) else {
             self.problem(format!(
                 "guess id {} is not one of the {} allowed guesses",
                 node.guess,
@@ -381,7 +381,7 @@ impl Validation<'_> {
         // The buckets: candidates grouped by the feedback `word` gets.
         let mut by_feedback: Vec<(u8, AnswerId)> = candidates
             .iter()
-            .map(|&a| (Feedback::compute(word, game.answers[a as usize]).0, a))
+            .map(|&a| (Feedback::compute(word, game.answers[a.index()]).0, a))
             .collect();
         by_feedback.sort_unstable();
         let mut bucket: Vec<AnswerId> = Vec::new();
@@ -409,7 +409,7 @@ impl Validation<'_> {
                     self.path.pop();
                 }
                 None => {
-                    let example = game.answers[bucket[0] as usize];
+                    let example = game.answers[bucket[0].index()];
                     self.problem(format!(
                         "'{word}' has no branch for {feedback}, which {} answer(s) give ({example}, ...)",
                         bucket.len()

@@ -87,16 +87,16 @@ fn rank_metrics_match_a_direct_computation() {
         let table = FeedbackTable::build(&game);
         let all: Vec<AnswerId> = game.all_answer_ids();
         let ids = rng.subset(&all, 10 + 7 * round);
-        let candidates: Vec<Word> = ids.iter().map(|&a| game.answers[a as usize]).collect();
+        let candidates: Vec<Word> = ids.iter().map(|&a| game.answers[a.index()]).collect();
         for metric in METRICS {
             let scores = analysis::rank(&game, &table, &ids, metric);
             assert_eq!(scores.len(), game.n_guesses());
             let mut seen = vec![false; game.n_guesses()];
             let mut previous: Option<(f64, f64, Word)> = None;
             for s in &scores {
-                assert!(!seen[s.guess as usize], "each guess once");
-                seen[s.guess as usize] = true;
-                let guess = game.guesses[s.guess as usize];
+                assert!(!seen[s.guess.index()], "each guess once");
+                seen[s.guess.index()] = true;
+                let guess = game.guesses[s.guess.index()];
                 let slow = slow_metrics(guess, &candidates);
                 let n = candidates.len() as f64;
                 assert_eq!(s.worst as usize, slow.worst, "{guess} worst");
@@ -132,7 +132,7 @@ fn published_one_level_values_on_the_default_lists() {
     let game = wordle();
     let table = FeedbackTable::build(&game);
     let ids: Vec<AnswerId> = game.all_answer_ids();
-    let name = |s: &analysis::Score| game.guesses[s.guess as usize].to_string();
+    let name = |s: &analysis::Score| game.guesses[s.guess.index()].to_string();
 
     let by_entropy = analysis::rank(&game, &table, &ids, Metric::Entropy);
     assert_eq!(name(&by_entropy[0]), "soare");
@@ -173,7 +173,7 @@ fn rank_works_on_sowpods() {
     }
     // The leaders' entropies, recomputed directly over all 12478 answers.
     for s in &scores[..3] {
-        let slow = slow_metrics(game.guesses[s.guess as usize], &game.answers);
+        let slow = slow_metrics(game.guesses[s.guess.index()], &game.answers);
         assert!(close(s.entropy, slow.entropy));
         assert_eq!(s.worst as usize, slow.worst);
     }
@@ -196,21 +196,21 @@ fn replay(
             (1, Some(o)) => o,
             _ => analysis::choose(game, table, metric, &ids, hard.then_some(&revealed)),
         };
-        let word = game.guesses[guess as usize];
+        let word = game.guesses[guess.index()];
         if hard {
             assert_eq!(revealed.violation(word), None, "hard mode: {word}");
         }
-        let feedback = reference_feedback(word, game.answers[answer as usize]);
+        let feedback = reference_feedback(word, game.answers[answer.index()]);
         if feedback.is_all_green() {
             return depth;
         }
-        ids.retain(|&a| reference_feedback(word, game.answers[a as usize]) == feedback);
+        ids.retain(|&a| reference_feedback(word, game.answers[a.index()]) == feedback);
         assert!(ids.contains(&answer));
         revealed = revealed.after(word, feedback);
     }
     panic!(
         "answer {} not found in 30 guesses",
-        game.answers[answer as usize]
+        game.answers[answer.index()]
     );
 }
 
@@ -222,15 +222,15 @@ fn simulate_equals_a_per_answer_replay() {
         let table = FeedbackTable::build(&game);
         for metric in METRICS {
             for hard in [false, true] {
-                let opener = (round % 2 == 1).then(|| rng.below(game.n_guesses()) as GuessId);
+                let opener = (round % 2 == 1).then(|| GuessId::new(rng.below(game.n_guesses())));
                 let sim = analysis::simulate(&game, &table, metric, opener, hard);
                 assert_eq!(sim.depths.len(), game.n_answers());
                 for a in game.answer_ids() {
                     assert_eq!(
-                        sim.depths[a as usize],
+                        sim.depths[a.index()],
                         replay(&game, &table, metric, opener, hard, a),
                         "{metric:?} hard={hard} opener={opener:?} answer {}",
-                        game.answers[a as usize]
+                        game.answers[a.index()]
                     );
                 }
                 assert_eq!(

@@ -24,7 +24,7 @@ fn brute_from(
     hard: bool,
 ) -> u64 {
     let ids: Vec<AnswerId> = game.all_answer_ids();
-    let word = game.guesses[opener as usize];
+    let word = game.guesses[opener.index()];
     let mut cost = 0;
     for (f, b) in wordle_tree::candidates::partition(table, opener, &ids) {
         let fb = wordle_tree::Feedback(f);
@@ -52,7 +52,7 @@ fn within_and_min_over_match_brute_force() {
         let game = random_game(&mut rng, 6 + (seed % 8) as usize, 14);
         let table = FeedbackTable::build(&game);
         let hard = seed % 2 == 0;
-        let opener = rng.below(game.n_guesses()) as GuessId;
+        let opener = GuessId::new(rng.below(game.n_guesses()));
         for depth in 2..=4u8 {
             let want = brute_from(
                 &game,
@@ -166,7 +166,7 @@ fn within_matches_the_total_cost_solver_on_larger_games() {
             assert_eq!(got.is_some(), want, "seed {seed} depth {depth}");
             // From a few openers, through `check`.
             for _ in 0..3 {
-                let opener = rng.below(game.n_guesses()) as GuessId;
+                let opener = GuessId::new(rng.below(game.n_guesses()));
                 let want = match total.solve_opener(opener, &|_, _, _| {}) {
                     Ok(_) => true,
                     Err(SolveError::Infeasible(_)) => false,

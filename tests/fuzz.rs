@@ -18,7 +18,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 use wordle_tree::format::file::{self, HEADER_BYTES};
 use wordle_tree::format::text;
-use wordle_tree::game::AnswerId;
+use wordle_tree::game::{AnswerId, GuessId};
 use wordle_tree::hard::Revealed;
 use wordle_tree::play::{self, Advice, Guide};
 use wordle_tree::search::{Config, Solver};
@@ -74,7 +74,7 @@ fn small() -> &'static Fixture {
         let guesses: Vec<Word> = full.guesses.iter().step_by(120).copied().collect();
         let game = Game::from_words(&answers, &guesses);
         let table = FeedbackTable::build(&game);
-        let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+        let ids: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
         let trees = [false, true]
             .iter()
             .map(|&hard| {
@@ -136,9 +136,9 @@ fn exercise(fx: &Fixture, tree: &Tree) -> Result<(), TestCaseError> {
         }
         other => prop_assert!(false, "{:?}", other.map(|_| ())),
     }
-    for a in (0..game.n_answers() as AnswerId).step_by(97) {
+    for a in (0..game.n_answers()).map(AnswerId::new).step_by(97) {
         let steps = play::path(game, tree.root(), a).unwrap();
-        prop_assert_eq!(steps.len() as u32, replay.depths[a as usize]);
+        prop_assert_eq!(steps.len() as u32, replay.depths[a.index()]);
         let advice = play::advise(game, guide, &steps[..1], &stop, None);
         prop_assert!(advice.is_ok(), "{:?}", advice.err());
     }
@@ -245,7 +245,7 @@ fn nth(root: &mut Node, k: usize) -> &mut Node {
 
 fn apply(root: &mut Node, change: &Change) {
     match *change {
-        Change::Guess(n, g) => nth(root, n).guess = g,
+        Change::Guess(n, g) => nth(root, n).guess = GuessId(g),
         Change::DropBranch(n, b) => {
             let node = nth(root, n);
             if !node.branches.is_empty() {
@@ -288,7 +288,7 @@ fn apply(root: &mut Node, change: &Change) {
             let inner = std::mem::replace(
                 node,
                 Node {
-                    guess: 0,
+                    guess: GuessId(0),
                     branches: vec![],
                 },
             );
@@ -349,7 +349,7 @@ proptest! {
         let fx = small();
         match play::parse_step(&fx.game, &s) {
             Ok(step) => {
-                prop_assert!((step.guess as usize) < fx.game.n_guesses());
+                prop_assert!(((step.guess).index()) < fx.game.n_guesses());
                 // A parsed step replays or is refused with a message.
                 if let Err(e) = play::replay(&fx.game, &[step], false) {
                     prop_assert!(!e.to_string().is_empty());

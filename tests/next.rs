@@ -27,10 +27,7 @@ fn shipped_trees_load_verify_and_carry_the_lists_checksum() {
         assert_eq!(tree.list_checksum(), game.checksum, "{path}");
         assert_eq!(tree.hard(), hard, "{path}");
         assert_eq!(tree.max_guesses(), 6, "{path}");
-        assert_eq!(
-            game.guesses[tree.root().guess as usize].to_string(),
-            "salet"
-        );
+        assert_eq!(game.guesses[tree.root().guess.index()].to_string(), "salet");
         let replay = tree.verify(&game);
         assert!(replay.is_valid(), "{path}: {:?}", replay.problems.first());
         assert_eq!(replay.total(), total, "{path}");
@@ -45,7 +42,7 @@ fn shipped_trees_load_verify_and_carry_the_lists_checksum() {
                     .iter()
                     .enumerate()
                     .map(|(i, s)| {
-                        format!("{} {}{}", game.guesses[s.guess as usize], s.feedback, i + 1)
+                        format!("{} {}{}", game.guesses[s.guess.index()], s.feedback, i + 1)
                     })
                     .collect::<Vec<_>>()
                     .join(" ")

@@ -62,7 +62,7 @@ fn next_on_custom_lists_without_a_tree_solves_the_opener_exactly() {
     let game = &c.game;
     let table = FeedbackTable::build(game);
     let solver = Solver::new(game, &table, Config::default());
-    let all: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let all: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
     let optimum = solver.cost(&all, 6, &Revealed::default()).unwrap().unwrap() as u64;
     // It used to stop with "no shipped tree for custom word lists".
     let v = c.json(&["next", "--json"]);
@@ -86,7 +86,7 @@ fn next_on_custom_lists_without_a_tree_solves_the_opener_exactly() {
     let bucket: Vec<AnswerId> = all
         .iter()
         .copied()
-        .filter(|&a| Feedback::compute(word, game.answers[a as usize]) == f)
+        .filter(|&a| Feedback::compute(word, game.answers[a.index()]) == f)
         .collect();
     let want = solver
         .cost(&bucket, 5, &Revealed::default())
@@ -107,8 +107,8 @@ fn a_chosen_opener_is_played_and_the_rest_solved_exactly() {
     let game = &c.game;
     let table = FeedbackTable::build(game);
     let solver = Solver::new(game, &table, Config::default());
-    let opener: GuessId = 3;
-    let name = game.guesses[opener as usize].to_string();
+    let opener = GuessId(3);
+    let name = game.guesses[opener.index()].to_string();
     let (total, _) = solver.solve_opener(opener, &|_, _, _| {}).unwrap();
     let v = c.json(&["next", "--json", "--opener", &name]);
     assert_eq!(v["guess"], name.as_str(), "{v}");

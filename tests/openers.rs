@@ -32,7 +32,8 @@ fn reference(game: &Game, table: &FeedbackTable, hard: bool) -> BTreeMap<GuessId
             ..Config::default()
         },
     );
-    (0..game.n_guesses() as GuessId)
+    (0..game.n_guesses())
+        .map(GuessId::new)
         .map(|g| {
             let total = solver
                 .solve_opener(g, &|_, _, _| {})
@@ -99,7 +100,7 @@ fn check_against_reference(hard: bool, seeds: std::ops::Range<u64>) {
         // The proven top K (with ties) is the reference's top K.
         let mut sorted: Vec<(u64, Word)> = truth
             .iter()
-            .map(|(&g, &t)| (t, game.guesses[g as usize]))
+            .map(|(&g, &t)| (t, game.guesses[g.index()]))
             .collect();
         sorted.sort();
         let kth = sorted[top - 1].0;
@@ -148,12 +149,12 @@ fn fixed_cutoff_solves_exactly_every_opener_below_it() {
 
 #[test]
 fn shards_cover_every_opener_exactly_once() {
-    let list: Vec<GuessId> = (0..103).collect();
+    let list: Vec<GuessId> = (0..103).map(GuessId).collect();
     for n in 1..=7 {
         let mut seen = vec![0; list.len()];
         for i in 1..=n {
             for g in Shard::parse(&format!("{i}/{n}")).unwrap().select(&list) {
-                seen[g as usize] += 1;
+                seen[g.index()] += 1;
             }
         }
         assert!(seen.iter().all(|&c| c == 1), "n = {n}");
@@ -180,7 +181,7 @@ fn rerun_skips_finished_files_and_gives_the_same_table() {
     assert_eq!(table1, table2);
     assert_eq!(first.cutoff, again.cutoff);
     // One file lost: only that opener is searched again.
-    std::fs::remove_file(dir.file(5)).unwrap();
+    std::fs::remove_file(dir.file(GuessId(5))).unwrap();
     let third = run(&game, &table, &dir, &settings(false, None, 2));
     assert_eq!(third.computed.len(), 1);
     assert_eq!(third.computed[0].opener, game.guesses[5]);
@@ -218,7 +219,7 @@ fn malformed_result_file_is_named_and_replaced() {
     let table = FeedbackTable::build(&game);
     let tmp = tempfile::tempdir().unwrap();
     let dir = ResultsDir::open(tmp.path(), &game, false, 6).unwrap();
-    let bad = dir.file(3);
+    let bad = dir.file(GuessId(3));
     std::fs::write(&bad, "opener=oops\nresult=exact\n").unwrap();
     let scan = dir.scan().unwrap();
     assert_eq!(scan.warnings.len(), 1);
@@ -229,8 +230,8 @@ fn malformed_result_file_is_named_and_replaced() {
     assert_eq!(summary.warnings.len(), 1);
     assert!(dir.scan().unwrap().warnings.is_empty(), "rewritten");
     // A file named for another opener is refused too.
-    let other = std::fs::read_to_string(dir.file(4)).unwrap();
-    std::fs::write(dir.file(3), other).unwrap();
+    let other = std::fs::read_to_string(dir.file(GuessId(4))).unwrap();
+    std::fs::write(dir.file(GuessId(3)), other).unwrap();
     assert!(dir.scan().unwrap().warnings[0].contains("is named for"));
 }
 

@@ -154,7 +154,7 @@ fn opener_cost_and_solve_opener_agree_with_cost() {
                 ..Config::default()
             },
         );
-        for opener in (0..game.n_guesses() as GuessId).step_by(17) {
+        for opener in (0..game.n_guesses()).map(GuessId::new).step_by(17) {
             let (total, root) = solver.solve_opener(opener, &|_, _, _| {}).unwrap();
             let tree = Tree::new(&game, hard, 6, root).unwrap();
             assert_eq!(tree.verify(&game).total(), total);
@@ -254,7 +254,8 @@ fn serial_and_parallel_totals_agree() {
             .build()
             .unwrap();
         pool.install(|| {
-            (0..game.n_guesses() as GuessId)
+            (0..game.n_guesses())
+                .map(GuessId::new)
                 .step_by(41)
                 .map(|g| {
                     Solver::new(&game, &table, Config::default())

@@ -17,7 +17,7 @@ fn check_list(name: &str, seed: u64) {
         let g = rng.below(game.n_guesses());
         let a = rng.below(game.n_answers());
         assert_eq!(
-            table.get(g as GuessId, a as AnswerId),
+            table.get(GuessId::new(g), AnswerId::new(a)),
             reference_feedback(game.guesses[g], game.answers[a]),
             "{name}: guess {} against answer {}",
             game.guesses[g],
@@ -33,7 +33,7 @@ fn check_list(name: &str, seed: u64) {
             .step_by(997),
     );
     for g in rows {
-        let row = table.row(g as GuessId);
+        let row = table.row(GuessId::new(g));
         for (a, &answer) in game.answers.iter().enumerate() {
             assert_eq!(
                 row[a],
@@ -77,7 +77,7 @@ fn tiny_alphabet_tables_match_everywhere() {
         for (g, &guess) in game.guesses.iter().enumerate() {
             for (a, &answer) in game.answers.iter().enumerate() {
                 assert_eq!(
-                    table.get(g as GuessId, a as AnswerId),
+                    table.get(GuessId::new(g), AnswerId::new(a)),
                     reference_feedback(guess, answer),
                     "guess {guess} against answer {answer}"
                 );

@@ -13,6 +13,7 @@ use wordle_tree::candidates::partition;
 use wordle_tree::feedback::Feedback;
 use wordle_tree::format::file::{self, FileError};
 use wordle_tree::game::AnswerId;
+use wordle_tree::game::GuessId;
 use wordle_tree::tree::{Node, Tree};
 use wordle_tree::{FeedbackTable, Game, ListSource};
 
@@ -93,14 +94,14 @@ fn every_reader_refuses(path: &Path, needle: &str) {
 fn a_guess_id_out_of_range_is_refused_at_load() {
     let game = wordle();
     let mut root = shipped_root(&game);
-    root.guess = 60000;
+    root.guess = GuessId(60000);
     let msg = refused(&crafted(&game, false, 6, &root), &game);
     assert!(
         msg.contains("at the root, guess id 60000 is not one of the 12972 allowed guesses"),
         "{msg}"
     );
     let mut root = shipped_root(&game);
-    root.branches[3].1.branches[0].1.guess = 12972;
+    root.branches[3].1.branches[0].1.guess = GuessId(12972);
     let msg = refused(&crafted(&game, false, 6, &root), &game);
     assert!(
         msg.contains("guess id 12972 is not one of the 12972 allowed guesses")
@@ -111,7 +112,7 @@ fn a_guess_id_out_of_range_is_refused_at_load() {
     // with an index out of bounds in export, next --tree and simulate).
     let dir = tempfile::tempdir().unwrap();
     let mut root = shipped_root(&game);
-    root.guess = 60000;
+    root.guess = GuessId(60000);
     let p = write(dir.path(), "id.tree", &crafted(&game, false, 6, &root));
     every_reader_refuses(&p, "guess id 60000 is not one of the 12972 allowed guesses");
 }
@@ -160,7 +161,7 @@ fn unsorted_duplicate_and_green_branches_are_refused() {
     root.branches.push((
         Feedback::ALL_GREEN.0,
         Node {
-            guess: 0,
+            guess: GuessId(0),
             branches: vec![],
         },
     ));
@@ -178,7 +179,7 @@ fn a_branch_no_answer_reaches_is_refused() {
     let game = wordle();
     let table = FeedbackTable::build(&game);
     let mut root = shipped_root(&game);
-    let ids: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
+    let ids: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
     let given: Vec<u8> = partition(&table, root.guess, &ids)
         .into_iter()
         .map(|(f, _)| f)
@@ -186,7 +187,7 @@ fn a_branch_no_answer_reaches_is_refused() {
     let empty = (0..242u8).find(|f| !given.contains(f)).unwrap();
     let at = root.branches.partition_point(|(f, _)| *f < empty);
     let leaf = Node {
-        guess: 0,
+        guess: GuessId(0),
         branches: vec![],
     };
     root.branches.insert(at, (empty, leaf));
@@ -268,15 +269,15 @@ fn deep_nesting_is_refused_without_overflowing_the_stack() {
     let game = wordle();
     // The hand-written encoding is the real one.
     let three = Node {
-        guess: 0,
+        guess: GuessId(0),
         branches: vec![(
             0,
             Node {
-                guess: 0,
+                guess: GuessId(0),
                 branches: vec![(
                     0,
                     Node {
-                        guess: 0,
+                        guess: GuessId(0),
                         branches: vec![],
                     },
                 )],

@@ -86,7 +86,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
         bail!("--results and --shard go with --opener any");
     }
     let opener = allowed_guess(game, &args.opener, "opener")?;
-    let opener_word = game.guesses[opener as usize];
+    let opener_word = game.guesses[opener.index()];
     let mut exempt = Vec::new();
     for w in &args.except {
         let word = Word::parse(w.trim())
@@ -107,7 +107,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
         let words: Vec<String> = r
             .over
             .iter()
-            .map(|&a| game.answers[a as usize].to_string())
+            .map(|&a| game.answers[a.index()].to_string())
             .collect();
         println!(
             "PROVED: from {opener_word}, at least {} answer(s) need more than {depth} guesses, whatever the strategy ({what})",
@@ -168,7 +168,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
                     .candidates
                     .iter()
                     .take(40)
-                    .map(|&a| game.answers[a as usize].to_string())
+                    .map(|&a| game.answers[a.index()].to_string())
                     .collect();
                 println!(
                     "evidence: after {opener_word}:{} the {} candidates cannot all be found within {} more guess(es): {}{}",
@@ -206,14 +206,15 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<&str>) -> Res
     }
     let t = Instant::now();
     let table = FeedbackTable::build(game);
-    let mine: Vec<GuessId> = (0..game.n_guesses() as GuessId)
-        .filter(|g| *g as usize % n == i - 1)
+    let mine: Vec<GuessId> = (0..game.n_guesses())
+        .map(GuessId::new)
+        .filter(|g| g.index() % n == i - 1)
         .collect();
     let path_of = |g: GuessId| {
         results.map(|d| {
             d.join(format!(
                 "{}.{}.{}.within{depth}",
-                game.guesses[g as usize],
+                game.guesses[g.index()],
                 mode_name(ctx.hard),
                 game.name
             ))
@@ -240,7 +241,7 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<&str>) -> Res
                     if let Some(p) = &path {
                         let body = format!(
                             "opener={}\nlists={} {:016x}\nmode={}\nmax_guesses={depth}\nresult={}\nseconds={:.3}\n",
-                            game.guesses[g as usize],
+                            game.guesses[g.index()],
                             game.name,
                             game.checksum,
                             mode_name(ctx.hard),
@@ -272,7 +273,7 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<&str>) -> Res
     let good: Vec<String> = outcomes
         .iter()
         .filter(|(_, ok)| *ok)
-        .map(|(g, _)| game.guesses[*g as usize].to_string())
+        .map(|(g, _)| game.guesses[g.index()].to_string())
         .collect();
     let shard_text = if n > 1 {
         format!(" (shard {i}/{n}: {} openers)", mine.len())

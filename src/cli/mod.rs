@@ -326,7 +326,7 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
                 println!(
                     "{:>5}  {:<5}  {:>6}  {:>9.3}  {:>8.4}  {:>7}  {:>9.4}",
                     i + 1,
-                    game.guesses[s.guess as usize],
+                    game.guesses[s.guess.index()],
                     s.worst,
                     s.expected,
                     s.entropy,
@@ -346,7 +346,7 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
                 println!(
                     "{},{},{},{:.6},{:.6},{},{:.6}",
                     i + 1,
-                    game.guesses[s.guess as usize],
+                    game.guesses[s.guess.index()],
                     s.worst,
                     s.expected,
                     s.entropy,
@@ -362,7 +362,7 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
                 .map(|(i, s)| {
                     let mut v = serde_json::to_value(s).expect("scores serialise");
                     v["rank"] = (i + 1).into();
-                    v["guess"] = game.guesses[s.guess as usize].to_string().into();
+                    v["guess"] = game.guesses[s.guess.index()].to_string().into();
                     v
                 })
                 .collect();
@@ -522,7 +522,7 @@ fn verify(ctx: &Ctx, path: &Path) -> Result<ExitCode> {
         Err(e) => return Err(e.into()),
     };
     let replay = tree.verify(game);
-    let opener = game.guesses[tree.root().guess as usize];
+    let opener = game.guesses[tree.root().guess.index()];
     if replay.is_valid() {
         println!(
             "VALID: opener {opener}, {}, at most {} guesses",
@@ -586,7 +586,7 @@ fn bench_off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
     let mut slowest: (f64, String, usize) = (0.0, String::new(), 0);
     for name in openers.split(',').map(str::trim).filter(|w| !w.is_empty()) {
         let opener = allowed_guess(game, name, "opener")?;
-        let word = game.guesses[opener as usize];
+        let word = game.guesses[opener.index()];
         let mut worst: (f64, String, usize) = (0.0, String::new(), 0);
         let start = Instant::now();
         for (f, bucket) in wordle_tree::candidates::partition(&table, opener, &ids) {

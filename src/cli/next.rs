@@ -239,13 +239,13 @@ impl<'a> Helper<'a> {
         Ok(advice)
     }
 
-    fn word(&self, g: u16) -> String {
-        self.game.guesses[g as usize].to_string()
+    fn word(&self, g: GuessId) -> String {
+        self.game.guesses[g.index()].to_string()
     }
 
     fn words(&self, ids: &[AnswerId]) -> Vec<String> {
         ids.iter()
-            .map(|&a| self.game.answers[a as usize].to_string())
+            .map(|&a| self.game.answers[a.index()].to_string())
             .collect()
     }
 
@@ -322,7 +322,7 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
     let history: Vec<String> = steps.iter().map(|&s| play::token(game, s)).collect();
     match advice {
         Advice::Solved { answer, guesses } => {
-            let answer = game.answers[answer as usize].to_string();
+            let answer = game.answers[answer.index()].to_string();
             if args.json {
                 let v = serde_json::json!({
                     "history": history, "found": true, "answer": answer, "guesses": guesses,
@@ -400,21 +400,20 @@ fn path_line(game: &Game, steps: &[Step]) -> String {
     steps
         .iter()
         .enumerate()
-        .map(|(i, s)| format!("{} {}{}", game.guesses[s.guess as usize], s.feedback, i + 1))
+        .map(|(i, s)| format!("{} {}{}", game.guesses[s.guess.index()], s.feedback, i + 1))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
 fn answer_id(game: &Game, s: &str) -> Result<AnswerId> {
     let g = allowed_guess(game, s, "answer")?;
-    if !game.is_answer(g) {
-        bail!(
+    g.as_answer(game.n_answers()).with_context(|| {
+        format!(
             "'{}' is allowed as a guess but is not a possible answer of the {} lists",
-            game.guesses[g as usize],
+            game.guesses[g.index()],
             game.name
-        );
-    }
-    Ok(g)
+        )
+    })
 }
 
 pub fn path(ctx: &Ctx, args: &PathArgs) -> Result<ExitCode> {
@@ -426,7 +425,7 @@ pub fn path(ctx: &Ctx, args: &PathArgs) -> Result<ExitCode> {
                 format!(
                     "{}: the tree does not reach '{}'",
                     file.display(),
-                    ctx.game.answers[a as usize]
+                    ctx.game.answers[a.index()]
                 )
             })?;
             (steps, file.display().to_string())
@@ -442,7 +441,7 @@ pub fn path(ctx: &Ctx, args: &PathArgs) -> Result<ExitCode> {
     println!("{}", path_line(ctx.game, &steps));
     println!(
         "{}: found in {} guesses by {by}",
-        ctx.game.answers[a as usize],
+        ctx.game.answers[a.index()],
         steps.len()
     );
     Ok(ExitCode::SUCCESS)
@@ -450,14 +449,14 @@ pub fn path(ctx: &Ctx, args: &PathArgs) -> Result<ExitCode> {
 
 /// The steps the advice plays against `answer`, ending all green.
 fn exact_path(helper: &Helper, answer: AnswerId) -> Result<Vec<Step>> {
-    let word = helper.game.answers[answer as usize];
+    let word = helper.game.answers[answer.index()];
     let mut steps: Vec<Step> = Vec::new();
     loop {
         match helper.advise(&steps)? {
             Advice::Solved { .. } => return Ok(steps),
             Advice::Play(m) => steps.push(Step {
                 guess: m.guess,
-                feedback: Feedback::compute(helper.game.guesses[m.guess as usize], word),
+                feedback: Feedback::compute(helper.game.guesses[m.guess.index()], word),
             }),
         }
     }
@@ -505,7 +504,7 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
             Ok(Advice::Solved { answer, guesses }) => {
                 println!(
                     "solved: {} in {guesses} guesses",
-                    game.answers[answer as usize]
+                    game.answers[answer.index()]
                 );
                 println!("{}", path_line(game, &steps));
                 return Ok(ExitCode::SUCCESS);
@@ -578,7 +577,7 @@ enum Reply {
 }
 
 /// Reads one line of `play`: a feedback for `suggested`, or a word and its feedback.
-fn read_step(game: &Game, text: &str, suggested: u16) -> Reply {
+fn read_step(game: &Game, text: &str, suggested: GuessId) -> Reply {
     let spaced = text.replace(':', " ");
     let parts: Vec<&str> = spaced.split_whitespace().collect();
     match parts.as_slice() {
@@ -615,7 +614,7 @@ fn read_step(game: &Game, text: &str, suggested: u16) -> Reply {
 /// `play --answer W`: follows the advice against a known answer and prints each step.
 fn play_itself(helper: &Helper, answer: AnswerId) -> Result<ExitCode> {
     let game = helper.game;
-    let word = game.answers[answer as usize];
+    let word = game.answers[answer.index()];
     let mut steps: Vec<Step> = Vec::new();
     loop {
         match helper.advise(&steps)? {
@@ -625,7 +624,7 @@ fn play_itself(helper: &Helper, answer: AnswerId) -> Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
             Advice::Play(m) => {
-                let feedback = Feedback::compute(game.guesses[m.guess as usize], word);
+                let feedback = Feedback::compute(game.guesses[m.guess.index()], word);
                 println!(
                     "guess {}: {} {feedback}   ({} candidate(s), {:.3} guesses expected)",
                     steps.len() + 1,

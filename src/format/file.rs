@@ -411,11 +411,11 @@ mod tests {
     fn tree(game: &Game) -> Tree {
         let f = Feedback::compute(game.guesses[0], game.answers[1]);
         let root = Node {
-            guess: 0,
+            guess: GuessId(0),
             branches: vec![(
                 f.0,
                 Node {
-                    guess: 1,
+                    guess: GuessId(1),
                     branches: vec![],
                 },
             )],

@@ -34,7 +34,7 @@ fn walk(
     prefix: &mut String,
     out: &mut Vec<String>,
 ) {
-    let guess = game.guesses[node.guess as usize];
+    let guess = game.guesses[node.guess.index()];
     let mut buckets = crate::candidates::partition(table, node.guess, ids);
     buckets.sort_by_key(|(f, _)| Feedback(*f).to_string());
     for (f, bucket) in buckets {
@@ -98,7 +98,7 @@ fn json_node(
         branches.insert(f.to_string(), value);
     }
     serde_json::json!({
-        "guess": game.guesses[node.guess as usize].to_string(),
+        "guess": game.guesses[node.guess.index()].to_string(),
         "branches": branches,
     })
 }

@@ -37,6 +37,7 @@
 //! force with no bounds on random small games.
 
 use crate::candidates::Candidates;
+use crate::game::AnswerId;
 use std::sync::Arc;
 
 /// Stands for "no tree exists" (infeasible within the guesses left). Above any real
@@ -139,13 +140,13 @@ impl Objective {
 
     /// Whether answer `a` pays the penalty.
     #[inline]
-    pub fn counts(&self, a: u16) -> bool {
+    pub fn counts(&self, a: AnswerId) -> bool {
         self.exempt.as_ref().is_none_or(|e| !e.contains(a))
     }
 
     /// How many of `ids` pay the penalty (0 when there is none).
     #[inline]
-    pub fn counted(&self, ids: &[u16]) -> u32 {
+    pub fn counted(&self, ids: &[AnswerId]) -> u32 {
         if !self.has_penalty() {
             0
         } else {

@@ -105,10 +105,10 @@ impl Solver<'_> {
             }
         };
         let root = &sc.levels[0];
-        let pack = |v: u32, g: GuessId| (v as u64) << 16 | g as u64;
+        let pack = |v: u32, g: GuessId| (v as u64) << 16 | g.0 as u64;
         let best = std::sync::atomic::AtomicU64::new(match prep.incumbent {
             (v, Some(g)) => pack(v, g),
-            _ => pack(INFEASIBLE, 0),
+            _ => pack(INFEASIBLE, GuessId(0)),
         });
         let proved = std::sync::atomic::AtomicU32::new(prep.rejected);
         let next = std::sync::atomic::AtomicUsize::new(0);
@@ -156,7 +156,7 @@ impl Solver<'_> {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&key) = root.order.get(k) else { break };
                 let glb = (key >> 64) as u32;
-                let g = (key & 0xffff) as GuessId;
+                let g = GuessId((key & 0xffff) as u16);
                 let cutoff = (best.load(Ordering::Relaxed) >> 16) as u32;
                 if glb >= cutoff {
                     proved.fetch_min(glb, Ordering::Relaxed);
@@ -178,7 +178,7 @@ impl Solver<'_> {
             return proven((INFEASIBLE, None));
         }
         let b = best.load(Ordering::Relaxed);
-        let (value, guess) = ((b >> 16) as u32, (b & 0xffff) as GuessId);
+        let (value, guess) = ((b >> 16) as u32, GuessId((b & 0xffff) as u16));
         let best_guess = (value < INFEASIBLE).then_some(guess);
         let proved = proved.load(Ordering::Relaxed);
         let (examined, guesses) = (next.load(Ordering::Relaxed), root.order.len());
@@ -276,7 +276,7 @@ impl Solver<'_> {
         progress: &(dyn Fn(usize, usize, u64) + Sync),
     ) -> Result<(u64, Node), SolveError> {
         let obj = &self.config.objective;
-        let word = self.game.guesses[guess as usize];
+        let word = self.game.guesses[guess.index()];
         let mut buckets = self.branches(guess, ids);
         if left == 0 || (left == 1 && !buckets.is_empty()) {
             return Err(SolveError::Infeasible(self.config.max_guesses));
@@ -320,7 +320,7 @@ impl Solver<'_> {
         left: u8,
         revealed: &Revealed,
     ) -> Result<Option<(u8, Vec<AnswerId>)>, SolveError> {
-        let word = self.game.guesses[guess as usize];
+        let word = self.game.guesses[guess.index()];
         let mut buckets = self.branches(guess, ids);
         buckets.sort_by_key(|(_, b)| b.len());
         let found = buckets.into_par_iter().find_first(|(f, b)| {
@@ -341,7 +341,7 @@ impl Solver<'_> {
         let obj = &self.config.objective;
         let ids: Vec<AnswerId> = self.game.all_answer_ids();
         let left = self.config.max_guesses;
-        let word = self.game.guesses[opener as usize];
+        let word = self.game.guesses[opener.index()];
         let mut buckets = self.branches(opener, &ids);
         if left <= 1 && !buckets.is_empty() {
             return Ok(OpenerCost::AtLeast(INFEASIBLE as u64));
@@ -415,12 +415,12 @@ impl Solver<'_> {
             // Interrupted: an empty node; the caller reports the interruption.
             _ => {
                 return Node {
-                    guess: ids[0],
+                    guess: ids[0].as_guess(),
                     branches: Vec::new(),
                 }
             }
         };
-        let word = self.game.guesses[guess as usize];
+        let word = self.game.guesses[guess.index()];
         let branches = self
             .branches(guess, ids)
             .into_iter()

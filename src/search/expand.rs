@@ -16,7 +16,7 @@ use super::tt::{Bound, Key};
 use super::Solver;
 use crate::candidates::Labels;
 use crate::feedback::{Feedback, FEEDBACKS};
-use crate::game::GuessId;
+use crate::game::{AnswerId, GuessId};
 use std::sync::atomic::Ordering;
 
 /// States of at most this many candidates (normal mode) hand every guess to their
@@ -87,7 +87,7 @@ impl Solver<'_> {
             sorted_prefix(&mut level.order, k, &mut sorted);
             let packed = level.order[k];
             let glb = (packed >> 64) as u32;
-            let g = (packed & 0xffff) as GuessId;
+            let g = GuessId((packed & 0xffff) as u16);
             if glb >= best {
                 proved = proved.min(glb);
                 break;
@@ -136,7 +136,7 @@ impl Solver<'_> {
         let (level, mut below) = work.split();
         let ctr = &mut *below.ctr;
         let answers = self.game.n_answers();
-        let pool_end = parent.list.partition_point(|&g| (g as usize) < answers);
+        let pool_end = parent.list.partition_point(|&g| g.index() < answers);
         level.order.clear();
         if n <= BLOCK_MAX {
             // The answers 32 at a time (the few past the last whole block left out).
@@ -154,7 +154,7 @@ impl Solver<'_> {
             }
         }
         for &g in &parent.list[..if n <= BLOCK_MAX { 0 } else { pool_end }] {
-            if !handed(g as usize) {
+            if !handed(g.index()) {
                 continue;
             }
             ctr.scanned += n as u64;
@@ -165,7 +165,7 @@ impl Solver<'_> {
             if split.buckets > 1 || split.is_candidate {
                 level
                     .order
-                    .push((split.sum_squares as u128) << 16 | g as u128);
+                    .push((split.sum_squares as u128) << 16 | g.0 as u128);
             }
         }
         let tries = FIRST_FIT.min(level.order.len());
@@ -177,7 +177,7 @@ impl Solver<'_> {
         // Only some guesses were scanned: the children may not assume a split limit.
         level.max_split = usize::MAX;
         for k in 0..tries {
-            let g = (level.order[k] & 0xffff) as GuessId;
+            let g = GuessId((level.order[k] & 0xffff) as u16);
             below.ctr.expansions += 1;
             let v = self.expand(g, st, head.w, cutoff, level, &mut below);
             if v <= head.lb {
@@ -267,7 +267,7 @@ impl Solver<'_> {
         let counts: &mut [u32; FEEDBACKS] =
             level.counts.as_mut_slice().try_into().expect("243 slots");
         for &a in ids {
-            counts[row[a as usize] as usize] += 1;
+            counts[row[a.index()] as usize] += 1;
         }
         level.buckets.clear();
         let mut start = 0u32;
@@ -282,9 +282,9 @@ impl Solver<'_> {
             }
         }
         level.buf.clear();
-        level.buf.resize(n, 0);
+        level.buf.resize(n, AnswerId(0));
         for &a in ids {
-            let slot = &mut counts[row[a as usize] as usize];
+            let slot = &mut counts[row[a.index()] as usize];
             level.buf[*slot as usize] = a;
             *slot += 1;
         }
@@ -298,7 +298,7 @@ impl Solver<'_> {
 
         // Bucket bounds: the size bound, raised by the transposition table where it knows more.
         let hard = self.config.hard;
-        let word = self.game.guesses[g as usize];
+        let word = self.game.guesses[g.index()];
         let here = obj.node(n, w, left);
         let mut sum_lb = here;
         for b in level.buckets.iter_mut() {

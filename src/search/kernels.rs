@@ -227,7 +227,7 @@ impl AnswerMajor {
     /// kernel below takes in place of the candidates.
     pub(super) fn offsets(&self, ids: &[AnswerId], offsets: &mut Vec<usize>) {
         offsets.clear();
-        offsets.extend(ids.iter().map(|&a| a as usize * self.stride));
+        offsets.extend(ids.iter().map(|&a| a.index() * self.stride));
     }
 
     /// True when `guess` gives every candidate (answer-major rows at `offsets`) its own
@@ -235,7 +235,7 @@ impl AnswerMajor {
     /// candidates.
     #[inline]
     pub(super) fn is_perfect(&self, guess: GuessId, offsets: &[usize]) -> bool {
-        let g = guess as usize;
+        let g = guess.index();
         let mut seen = [0u64; 4];
         for &o in offsets {
             let f = self.bytes[o + g] as usize;
@@ -252,7 +252,7 @@ impl AnswerMajor {
     /// the candidates at `offsets`, into `labels`.
     #[inline]
     pub(super) fn labels(&self, guess: GuessId, offsets: &[usize], labels: &mut [u8]) -> Labels {
-        let g = guess as usize;
+        let g = guess.index();
         canonical_labels(offsets.iter().map(|&o| self.bytes[o + g]), labels)
     }
 
@@ -268,7 +268,7 @@ impl AnswerMajor {
         counts: &mut [u32],
         max_repeats: usize,
     ) -> Option<Split> {
-        let g = guess as usize;
+        let g = guess.index();
         let table = &self.bytes[..];
         let counts: &mut [u32; FEEDBACKS] = counts.try_into().expect("243 slots");
         let (mut repeats, mut sum_squares) = (0usize, 0u64);
@@ -394,19 +394,20 @@ mod tests {
                 (3 + next(200), 400)
             };
             let start = next(game.n_answers() - width);
-            let mut ids: Vec<AnswerId> =
-                (0..n).map(|_| (start + next(width)) as AnswerId).collect();
+            let mut ids: Vec<AnswerId> = (0..n)
+                .map(|_| AnswerId::new(start + next(width)))
+                .collect();
             ids.sort_unstable();
             ids.dedup();
             let n = ids.len();
-            let offsets: Vec<usize> = ids.iter().map(|&a| a as usize * stride).collect();
+            let offsets: Vec<usize> = ids.iter().map(|&a| a.index() * stride).collect();
             for _ in 0..8 {
                 let g0 = next(stride / LANES) * LANES;
                 for max_repeats in [1, 2, 3, 5, 8, 16].into_iter().filter(|_| n <= SIEVE_MAX_N) {
                     let mut sieved = [Split::default(); LANES];
                     let mask = major.block_sieve(g0, &offsets, max_repeats, &mut rows, &mut sieved);
                     for l in 0..LANES {
-                        let g = (g0 + l) as GuessId;
+                        let g = GuessId::new(g0 + l);
                         let scan = major.bound_scan(g, &offsets, &mut counts, max_repeats);
                         if let Some(want) = scan {
                             let got = sieved[l];
@@ -447,7 +448,7 @@ mod tests {
                     );
                     assert_eq!(plain_mask, mask);
                     for l in 0..LANES {
-                        let g = (g0 + l) as GuessId;
+                        let g = GuessId::new(g0 + l);
                         let scan = major.bound_scan(g, &offsets, &mut counts, max_repeats);
                         assert_eq!(mask >> l & 1 == 1, scan.is_some(), "guess {g}");
                         if let Some(want) = scan {
@@ -468,7 +469,7 @@ mod tests {
                     block_scan_body(&major.bytes, g0, &offsets, &mut plain);
                     for l in 0..LANES {
                         let want = major
-                            .bound_scan((g0 + l) as GuessId, &offsets, &mut counts, usize::MAX)
+                            .bound_scan(GuessId::new(g0 + l), &offsets, &mut counts, usize::MAX)
                             .unwrap();
                         for got in [out[l], plain[l]] {
                             assert_eq!(

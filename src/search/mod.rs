@@ -162,7 +162,7 @@ impl<'a> Solver<'a> {
             sigs: game.guesses.iter().map(|&w| LetterSig::of(w)).collect(),
             tt: TranspositionTable::new(config.memory_limit, config.use_transpositions),
             config,
-            all_guesses: (0..game.n_guesses() as GuessId).collect(),
+            all_guesses: (0..game.n_guesses()).map(GuessId::new).collect(),
             stop: &NEVER,
             pool: Pool::new(game.n_guesses()),
         }

@@ -71,8 +71,7 @@ pub(super) fn sorted_prefix(order: &mut [u128], k: usize, sorted: &mut usize) {
 }
 
 pub(super) fn row_has_green(row: &[u8], ids: &[AnswerId]) -> bool {
-    ids.iter()
-        .any(|&a| row[a as usize] == Feedback::ALL_GREEN.0)
+    ids.iter().any(|&a| row[a.index()] == Feedback::ALL_GREEN.0)
 }
 
 impl Solver<'_> {
@@ -111,7 +110,7 @@ impl Solver<'_> {
             1 => {
                 return Err(Scanned::Done(
                     obj.single(left, obj.counts(ids[0])),
-                    Some(ids[0]),
+                    Some(ids[0].as_guess()),
                 ))
             }
             _ if left <= 1 => return Err(Scanned::Done(INFEASIBLE, None)),
@@ -126,7 +125,7 @@ impl Solver<'_> {
             } else {
                 ids[0]
             };
-            return Err(Scanned::Done(lb, Some(first)));
+            return Err(Scanned::Done(lb, Some(first.as_guess())));
         }
         if lb >= cutoff {
             return Err(Scanned::Done(lb, None));
@@ -211,7 +210,7 @@ impl Solver<'_> {
                     self.rows.block_scan(g0, &level.offsets, &mut block);
                     ctr.scanned += (LANES * n) as u64;
                     if let Some(l) = (0..LANES).find(|&l| block[l].buckets == n && handed(g0 + l)) {
-                        let g = (g0 + l) as GuessId;
+                        let g = GuessId::new(g0 + l);
                         self.tt.store(
                             &Key {
                                 ids,
@@ -226,11 +225,11 @@ impl Solver<'_> {
                 singles = &self.all_guesses[block_end..];
             }
             for &g in singles {
-                if hard && !demand.allows(&self.sigs[g as usize]) {
+                if hard && !demand.allows(&self.sigs[g.index()]) {
                     continue;
                 }
                 ctr.scanned += n as u64;
-                if handed(g as usize) && self.rows.is_perfect(g, &level.offsets) {
+                if handed(g.index()) && self.rows.is_perfect(g, &level.offsets) {
                     self.tt.store(
                         &Key {
                             ids,
@@ -332,7 +331,7 @@ impl Solver<'_> {
             let (g, split) = if live != 0 {
                 let l = live.trailing_zeros() as usize;
                 live &= live - 1;
-                ((base + l) as GuessId, block[l])
+                (GuessId::new(base + l), block[l])
             } else if g_next < block_end {
                 base = g_next;
                 g_next += LANES;
@@ -364,10 +363,10 @@ impl Solver<'_> {
                 continue;
             } else {
                 let Some(&g) = single.next() else { break };
-                if hard && !demand.allows(&self.sigs[g as usize]) {
+                if hard && !demand.allows(&self.sigs[g.index()]) {
                     continue;
                 }
-                if !hard && !handed(g as usize) {
+                if !hard && !handed(g.index()) {
                     continue;
                 }
                 let Some(split) =
@@ -383,7 +382,7 @@ impl Solver<'_> {
             if split.buckets == 1 && !split.is_candidate {
                 continue; // useless here and on every subset
             }
-            let counted = split.is_candidate && obj.counts(g as AnswerId);
+            let counted = split.is_candidate && obj.counts(AnswerId(g.0));
             let glb = obj.guess_bound(
                 n,
                 w,
@@ -417,7 +416,7 @@ impl Solver<'_> {
                     (glb as u128) << 64
                         | (split.sum_squares.min(1 << 40) as u128) << 17
                         | (perfect as u128) << 16
-                        | g as u128,
+                        | g.0 as u128,
                 );
             } else {
                 rejected = rejected.min(glb);
@@ -477,10 +476,10 @@ impl Solver<'_> {
         let n = ids.len();
         let mut best = (INFEASIBLE, None);
         for &a in ids {
-            if self.splits_perfectly(a as GuessId, ids, counts) {
+            if self.splits_perfectly(a.as_guess(), ids, counts) {
                 let v = obj.guess_bound(n, w, n, Guess::of(true, obj.counts(a)), left);
                 if v < best.0 {
-                    best = (v, Some(a as GuessId));
+                    best = (v, Some(a.as_guess()));
                 }
             }
         }
@@ -501,7 +500,7 @@ impl Solver<'_> {
         let buckets = count_buckets(self.table, guess, ids, counts);
         let row = self.table.row(guess);
         for &a in ids {
-            counts[row[a as usize] as usize] = 0;
+            counts[row[a.index()] as usize] = 0;
         }
         buckets == ids.len()
     }
@@ -531,10 +530,10 @@ impl Solver<'_> {
         }
         classes.begin(n);
         for &g in parent_allowed {
-            if hard && !demand.allows(&self.sigs[g as usize]) {
+            if hard && !demand.allows(&self.sigs[g.index()]) {
                 continue;
             }
-            let gi = g as usize;
+            let gi = g.index();
             let Labels {
                 buckets,
                 hash,

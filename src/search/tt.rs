@@ -74,7 +74,7 @@ impl TranspositionTable {
 
     fn hash(&self, key: &Key) -> u64 {
         let mut h = self.hasher.build_hasher();
-        key.ids.hash(&mut h);
+        AnswerId::raw(key.ids).hash(&mut h);
         key.left.hash(&mut h);
         key.hard.hash(&mut h);
         h.finish()
@@ -93,7 +93,7 @@ impl TranspositionTable {
         let bucket = self.map.get(&h)?;
         let found = bucket
             .iter()
-            .find(|e| e.left == left && e.hard_key == hard_key && *e.ids == *ids)
+            .find(|e| e.left == left && e.hard_key == hard_key && AnswerId::raw(&e.ids) == AnswerId::raw(ids))
             .map(|e| e.bound);
         drop(bucket);
         found
@@ -116,7 +116,7 @@ impl TranspositionTable {
             let mut bucket = self.map.entry(h).or_default();
             match bucket
                 .iter_mut()
-                .find(|e| e.left == left && e.hard_key == hard_key && *e.ids == *ids)
+                .find(|e| e.left == left && e.hard_key == hard_key && AnswerId::raw(&e.ids) == AnswerId::raw(ids))
             {
                 Some(e) => match (e.bound, bound) {
                     (Bound::Exact(..), _) => {}
@@ -180,28 +180,32 @@ impl TranspositionTable {
 mod tests {
     use super::*;
 
+    fn a<const N: usize>(ids: [u16; N]) -> [AnswerId; N] {
+        ids.map(AnswerId)
+    }
+
     #[test]
     fn full_key_is_compared() {
         let t = TranspositionTable::new(1 << 20, true);
         t.store(
             &Key {
-                ids: &[1, 2, 3],
+                ids: &a([1, 2, 3]),
                 left: 4,
                 hard: 0,
             },
-            Bound::Exact(6, 1),
+            Bound::Exact(6, GuessId(1)),
         );
         assert_eq!(
             t.probe(&Key {
-                ids: &[1, 2, 3],
+                ids: &a([1, 2, 3]),
                 left: 4,
                 hard: 0
             }),
-            Some(Bound::Exact(6, 1))
+            Some(Bound::Exact(6, GuessId(1)))
         );
         assert_eq!(
             t.probe(&Key {
-                ids: &[1, 2, 3],
+                ids: &a([1, 2, 3]),
                 left: 3,
                 hard: 0
             }),
@@ -209,7 +213,7 @@ mod tests {
         );
         assert_eq!(
             t.probe(&Key {
-                ids: &[1, 2, 4],
+                ids: &a([1, 2, 4]),
                 left: 4,
                 hard: 0
             }),
@@ -217,7 +221,7 @@ mod tests {
         );
         assert_eq!(
             t.probe(&Key {
-                ids: &[1, 2, 3],
+                ids: &a([1, 2, 3]),
                 left: 4,
                 hard: 7
             }),
@@ -230,7 +234,7 @@ mod tests {
         let t = TranspositionTable::new(1 << 20, true);
         t.store(
             &Key {
-                ids: &[1, 2, 3],
+                ids: &a([1, 2, 3]),
                 left: 4,
                 hard: 0,
             },
@@ -238,7 +242,7 @@ mod tests {
         );
         t.store(
             &Key {
-                ids: &[1, 2, 3],
+                ids: &a([1, 2, 3]),
                 left: 4,
                 hard: 0,
             },
@@ -246,7 +250,7 @@ mod tests {
         );
         assert_eq!(
             t.probe(&Key {
-                ids: &[1, 2, 3],
+                ids: &a([1, 2, 3]),
                 left: 4,
                 hard: 0
             }),
@@ -254,15 +258,15 @@ mod tests {
         );
         t.store(
             &Key {
-                ids: &[1, 2, 3],
+                ids: &a([1, 2, 3]),
                 left: 4,
                 hard: 0,
             },
-            Bound::Exact(6, 2),
+            Bound::Exact(6, GuessId(2)),
         );
         t.store(
             &Key {
-                ids: &[1, 2, 3],
+                ids: &a([1, 2, 3]),
                 left: 4,
                 hard: 0,
             },
@@ -270,11 +274,11 @@ mod tests {
         );
         assert_eq!(
             t.probe(&Key {
-                ids: &[1, 2, 3],
+                ids: &a([1, 2, 3]),
                 left: 4,
                 hard: 0
             }),
-            Some(Bound::Exact(6, 2))
+            Some(Bound::Exact(6, GuessId(2)))
         );
     }
 
@@ -284,7 +288,7 @@ mod tests {
         for i in 0..1000u16 {
             t.store(
                 &Key {
-                    ids: &[i, i + 1, i + 2],
+                    ids: &a([i, i + 1, i + 2]),
                     left: 3,
                     hard: 0,
                 },

@@ -92,8 +92,8 @@ pub fn brute(
         return INFEASIBLE as u64;
     }
     let mut best = INFEASIBLE as u64;
-    for g in 0..game.n_guesses() as GuessId {
-        let word = game.guesses[g as usize];
+    for g in (0..game.n_guesses()).map(GuessId::new) {
+        let word = game.guesses[g.index()];
         if revealed.is_some_and(|r| !r.allows(word)) {
             continue;
         }
