@@ -328,6 +328,8 @@ pub enum AdviceError {
     History(#[from] HistoryError),
     #[error("the history has used all {0} guesses without finding the answer")]
     OutOfGuesses(u8),
+    #[error("the history has {steps} guesses, more than the {limit} the game allows")]
+    TooManySteps { steps: usize, limit: u8 },
     #[error(
         "the tree does not reach every candidate of this history (damaged, or for other lists)"
     )]
@@ -346,6 +348,12 @@ pub fn advise(
     stop: &AtomicBool,
     deadline: Option<Instant>,
 ) -> Result<Advice, AdviceError> {
+    if steps.len() > tree.max_guesses as usize {
+        return Err(AdviceError::TooManySteps {
+            steps: steps.len(),
+            limit: tree.max_guesses,
+        });
+    }
     let history = replay(game, steps, tree.hard)?;
     if history.solved {
         return Ok(Advice::Solved {

@@ -2,7 +2,7 @@
 //! `wordle_tree::openers`); the progress bar, the timing report and the ranking table.
 
 use super::{describe, peak_memory_mib, Ctx};
-use wordle_tree::openers::{self, ResultsDir, Settings, Shard, Tally};
+use wordle_tree::openers::{self, OpenersDir, Settings, Shard, Tally};
 use wordle_tree::table::FeedbackTable;
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
@@ -48,8 +48,8 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     if let Some(step) = a.sample {
         set = set.into_iter().step_by(step).collect();
     }
-    let dir = ResultsDir::open(a.results, game, ctx.hard, a.max_guesses)?;
-    println!(
+    let dir = OpenersDir::open(a.results, game, ctx.hard, a.max_guesses)?;
+    outln!(
         "openers: {}, at most {} guesses; {} openers; results in {}",
         describe(game, ctx.hard),
         a.max_guesses,
@@ -69,7 +69,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             top: a.top,
             prepass: a.prepass,
             threads: rayon::current_num_threads(),
-            memory_limit: a.memory << 20,
+            memory_limit: super::memory_bytes(a.memory)?,
         };
         let bar = super::progress_bar(ctx.quiet, "openers");
         let show = |t: &Tally| {
@@ -99,7 +99,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         } else {
             summary.cutoff.to_string()
         };
-        println!(
+        outln!(
             "shard {}/{}: {} openers searched, {} reused from the results directory; cutoff {cutoff}; {:.1} s wall",
             shard.index,
             shard.count,
@@ -111,7 +111,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             let mut cpu: Vec<f64> = summary.computed.iter().map(|r| r.cpu_seconds).collect();
             cpu.sort_by(f64::total_cmp);
             let sum: f64 = cpu.iter().sum();
-            println!(
+            outln!(
                 "per-opener CPU seconds: total {sum:.1}, mean {:.3}, median {:.3}, p90 {:.3}, p99 {:.3}, max {:.3}",
                 sum / cpu.len() as f64,
                 percentile(&cpu, 0.5),
@@ -126,10 +126,10 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
                 .take(5)
                 .map(|r| format!("{} {:.2} s ({} states)", r.opener, r.cpu_seconds, r.states))
                 .collect();
-            println!("slowest: {}", names.join(", "));
+            outln!("slowest: {}", names.join(", "));
         }
         if let Some(m) = peak_memory_mib() {
-            println!("peak memory {m:.0} MiB");
+            outln!("peak memory {m:.0} MiB");
         }
     }
     let scan = dir.scan()?;
@@ -139,7 +139,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         }
     }
     let ranking = openers::Ranking::new(game, &set, &scan.records);
-    print!("{}", ranking.table(game.n_answers(), a.top));
+    out!("{}", ranking.table(game.n_answers(), a.top));
     if interrupted {
         eprintln!(
             "interrupted: finished openers are saved in {}; rerun the same command to resume",
