@@ -55,7 +55,7 @@ pub enum ResultsError {
     Io(PathBuf, std::io::Error),
     #[error("{0}: malformed result file: {1}")]
     Malformed(PathBuf, String),
-    #[error("bad shard '{0}': {1}")]
+    #[error("bad shard '{0}' (--shard i/n): {1}")]
     BadShard(String, String),
 }
 
@@ -112,6 +112,12 @@ fn temp_pid(name: &str) -> Option<u32> {
 /// new one, through for a character device or a FIFO, at a symlink's target. The
 /// error says what failed; callers add the path.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_file(path, bytes, true)
+}
+
+/// [`write_atomic`], writing through a character device or a FIFO only when
+/// `through` (a result file never is: a FIFO there has no reader and would block).
+fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
     let target = follow_links(path)?;
     let existing = match std::fs::metadata(&target) {
         Ok(m) => Some(m),
@@ -123,13 +129,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         if ft.is_dir() {
             return Err(std::io::Error::other("is a directory"));
         }
-        if is_stream(&ft) {
+        if is_stream(&ft) && through {
             let mut f = std::fs::OpenOptions::new().write(true).open(&target)?;
             return f.write_all(bytes).and_then(|()| f.flush());
         }
         if !ft.is_file() {
             return Err(std::io::Error::other(
-                "not a regular file, a character device or a FIFO; refusing to replace it",
+                "not a regular file; refusing to replace it",
             ));
         }
     }
@@ -488,12 +494,20 @@ impl ResultsDir {
         max_guesses: u8,
     ) -> Result<ResultsDir, ResultsError> {
         run_start();
-        std::fs::create_dir_all(path).map_err(|e| ResultsError::Io(path.into(), e))?;
-        if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-            return Err(ResultsError::Io(
-                path.into(),
-                std::io::Error::other("not a directory"),
-            ));
+        let io = |e: std::io::Error| ResultsError::Io(path.into(), e);
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(io(std::io::Error::other(
+                    "not a directory (a results directory was expected)",
+                )))
+            }
+            Err(_) => std::fs::create_dir_all(path).map_err(|e| {
+                io(std::io::Error::new(
+                    e.kind(),
+                    format!("cannot create the results directory: {e}"),
+                ))
+            })?,
         }
         remove_stale_temps(path);
         Ok(ResultsDir {
@@ -569,11 +583,12 @@ impl ResultsDir {
         Ok(Some(f))
     }
 
-    /// Writes the result of item `stem` atomically; the error names the file.
+    /// Writes the result of item `stem` atomically; the error names the file. Only a
+    /// regular file (or none) is replaced: anything else at the path is an error.
     pub fn write(&self, stem: &str, file: &ResultFile) -> Result<(), ResultsError> {
         debug_assert_eq!(file.header, self.header);
         let path = self.file(stem);
-        write_atomic(&path, file.encode().as_bytes()).map_err(|e| ResultsError::Io(path, e))
+        write_file(&path, file.encode().as_bytes(), false).map_err(|e| ResultsError::Io(path, e))
     }
 }
 

@@ -186,10 +186,28 @@ pub fn main() -> ExitCode {
                         Some(SolveError::Interrupted)
                     )
                 });
-            let _ = writeln!(std::io::stderr(), "error: {e:#}");
+            let _ = writeln!(std::io::stderr(), "error: {}", error_text(&e));
             ExitCode::from(if interrupted { 130 } else { 2 })
         }
     }
+}
+
+/// An error and its causes on one line, `a: b: c`, leaving out a cause whose text
+/// the line already holds (a library error that prints its I/O error and also
+/// returns it as its source would otherwise repeat it).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let c = cause.to_string();
+        if text.contains(&c) {
+            continue;
+        }
+        if !text.is_empty() {
+            text += ": ";
+        }
+        text += &c;
+    }
+    text
 }
 
 /// `--threads` beyond this multiple of the cores is refused: more threads than that
