@@ -33,10 +33,10 @@
 
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{Game, GuessId};
+use crate::results::{Header, Kind, ResultFile, ResultsDir, ResultsError};
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Config, OpenerCost, SolveError, Solver};
 use crate::table::FeedbackTable;
-use crate::results::{Header, Kind, ResultFile, ResultsDir, ResultsError};
 use crate::word::{ListError, Word, WordList};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -218,7 +218,10 @@ impl Record {
         };
         f.set("opener", self.opener)
             .set("result", result)
-            .set("cutoff", self.cutoff.map_or("none".into(), |c| c.to_string()))
+            .set(
+                "cutoff",
+                self.cutoff.map_or("none".into(), |c| c.to_string()),
+            )
             .set("seconds", format!("{:.3}", self.seconds))
             .set("cpu_seconds", format!("{:.3}", self.cpu_seconds))
             .set("states", self.states);
@@ -247,7 +250,10 @@ impl Record {
                 .ok_or_else(|| bad(format!("'{k}' is not a number")))
         };
         if f.header.kind != KIND.name {
-            return Err(bad(format!("a '{}' result, not an openers one", f.header.kind)));
+            return Err(bad(format!(
+                "a '{}' result, not an openers one",
+                f.header.kind
+            )));
         }
         let opener = Word::parse(get("opener")?).map_err(|e| bad(format!("opener: {e}")))?;
         let result = get("result")?;
@@ -328,8 +334,7 @@ impl<'a> OpenersDir<'a> {
 
     /// The file holding `opener`'s result.
     pub fn file(&self, opener: GuessId) -> PathBuf {
-        self.dir
-            .file(self.game.guesses[opener as usize].as_str())
+        self.dir.file(self.game.guesses[opener as usize].as_str())
     }
 
     /// Reads every result file of this game and mode. Files of other lists or modes

@@ -17,7 +17,9 @@
 //!   `STEM.MODE.LISTS.TAGD` (e.g. `salet.normal.wordle.max6`). Opening a directory
 //!   removes the temporary files that killed runs left behind (their process is gone
 //!   and they predate this run: a live process's temporary file, e.g. a concurrent
-//!   shard's, is kept). Scanning reads only regular files (a FIFO or a device among
+//!   shard's, is kept; a shard on another machine sharing the directory has a process
+//!   id not alive here, so its temporary file, alive for milliseconds, may be taken
+//!   for stale, and [`write_atomic`] then writes it once more). Scanning reads only regular files (a FIFO or a device among
 //!   the results would block or never end: skipped with a warning) of at most
 //!   [`MAX_FILE`] bytes; a malformed or mismatched file is a warning naming it, and its
 //!   item is computed again.
@@ -28,9 +30,10 @@
 //! error is always returned to the caller (the callers stop the run and name the
 //! file; an I/O fault never turns into a verdict).
 //!
-//! Files written before the header existed (the `openers` files of earlier versions,
-//! which lack `format` and `kind`) are read as version 1 of the kind the directory
-//! expects, so long runs resume across the upgrade.
+//! Files written before the header existed (the `openers` and `check --opener any`
+//! files of earlier versions, which lack `format` and `kind`; the latter wrote
+//! `lists=NAME CHECKSUM`) are read as version 1 of the kind the directory expects, so
+//! long runs resume across the upgrade.
 
 use crate::game::{mode_name, parse_mode, Game};
 use std::collections::BTreeMap;
@@ -148,7 +151,7 @@ fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| std::io::Error::other("not a file name"))?;
     let tmp = dir.join(temp_name(&name, std::process::id()));
-    let result = (|| {
+    let attempt = || {
         // `create_new`: never follows a link or reuses a file planted at the temp name.
         let _ = std::fs::remove_file(&tmp);
         let mut f = std::fs::OpenOptions::new()
@@ -162,7 +165,17 @@ fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
             let _ = std::fs::set_permissions(&tmp, m.permissions());
         }
         std::fs::rename(&tmp, &target)
-    })();
+    };
+    let mut result = attempt();
+    if result
+        .as_ref()
+        .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    {
+        // The temporary file vanished before the rename: another machine's run
+        // sharing the directory took it for a killed run's (its process id is not
+        // alive there). Once more.
+        result = attempt();
+    }
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
@@ -417,6 +430,15 @@ impl ResultFile {
             }
             order.push(k);
         }
+        // `check --opener any` files before the header: `lists=NAME CHECKSUM`.
+        if !map.contains_key("format") && !map.contains_key("list") {
+            if let Some((name, sum)) = map.get("lists").and_then(|l| l.split_once(' ')) {
+                map.insert("list", name.trim());
+                map.insert("checksum", sum.trim());
+                map.remove("lists");
+                order.retain(|k| *k != "lists");
+            }
+        }
         let get = |k: &str| {
             map.get(k)
                 .copied()
@@ -559,10 +581,9 @@ impl ResultsDir {
                 Ok(Some(f)) => {
                     scan.files.insert(stem.to_string(), f);
                 }
-                Ok(None) => scan.warnings.push(format!(
-                    "{}: not a regular file (ignored)",
-                    path.display()
-                )),
+                Ok(None) => scan
+                    .warnings
+                    .push(format!("{}: not a regular file (ignored)", path.display())),
                 Err(e) => scan.warnings.push(format!("{e} (ignored)")),
             }
         }
@@ -598,9 +619,37 @@ mod tests {
 
     #[test]
     fn temp_names_give_back_their_pid() {
-        assert_eq!(temp_pid(&temp_name("salet.normal.wordle.max6", 4242)), Some(4242));
+        assert_eq!(
+            temp_pid(&temp_name("salet.normal.wordle.max6", 4242)),
+            Some(4242)
+        );
         assert_eq!(temp_pid("salet.normal.wordle.max6"), None);
         assert_eq!(temp_pid(".x.tmp.notapid"), None);
+    }
+
+    #[test]
+    fn files_from_before_the_header_are_read() {
+        let openers = "opener=salet\nlist=wordle\nchecksum=00000000000000ff\nmode=hard\nmax_guesses=6\nresult=exact 7920\n";
+        let f = ResultFile::decode(openers, Path::new("x"), "openers").unwrap();
+        assert_eq!(f.header.kind, "openers");
+        assert_eq!((f.header.checksum, f.header.hard), (255, true));
+        assert_eq!(f.get("result"), Some("exact 7920"));
+        let within = "opener=salet\nlists=wordle 00000000000000ff\nmode=normal\nmax_guesses=4\nresult=refuted\nseconds=0.5\n";
+        let f = ResultFile::decode(within, Path::new("x"), "within").unwrap();
+        assert_eq!(f.header.list, "wordle");
+        assert_eq!(f.header.checksum, 255);
+        assert_eq!(f.get("lists"), None);
+        assert_eq!(f.get("result"), Some("refuted"));
+    }
+
+    #[test]
+    fn other_versions_and_repeated_keys_are_refused() {
+        let next = format!("format={FORMAT} 2\nkind=openers\n");
+        let e = ResultFile::decode(&next, Path::new("x"), "openers").unwrap_err();
+        assert!(e.to_string().contains("format version 2"), "{e}");
+        let twice = "mode=normal\nmode=hard\n";
+        let e = ResultFile::decode(twice, Path::new("x"), "openers").unwrap_err();
+        assert!(e.to_string().contains("'mode' appears twice"), "{e}");
     }
 
     #[test]

@@ -7,7 +7,9 @@ use common::Rng;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use wordle_tree::game::GuessId;
-use wordle_tree::openers::{self, OpenersDir as ResultsDir, Outcome, Ranking, Record, Settings, Shard};
+use wordle_tree::openers::{
+    self, OpenersDir as ResultsDir, Outcome, Ranking, Record, Settings, Shard,
+};
 use wordle_tree::search::{Config, Solver};
 use wordle_tree::{FeedbackTable, Game, ListSource, Word};
 
@@ -204,7 +206,10 @@ fn bounds_proved_under_a_larger_cutoff_decide_a_smaller_one() {
     // A larger cutoff re-searches exactly the openers whose bound is below it.
     let records = dir.scan().unwrap().records;
     let larger = best + 40;
-    let undecided = records.values().filter(|r| !r.decides(Some(larger))).count();
+    let undecided = records
+        .values()
+        .filter(|r| !r.decides(Some(larger)))
+        .count();
     let rerun = run(&game, &table, &dir, &settings(false, Some(larger), 1));
     assert_eq!(rerun.computed.len(), undecided);
     assert!(

@@ -1,6 +1,10 @@
 //! `check`: proves or refutes depth claims (see `wordle_tree::check`).
 
 use super::{allowed_guess, describe, progress_bar, Ctx};
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
 use wordle_tree::check::{self, Verdict};
 use wordle_tree::format::file;
 use wordle_tree::game::GuessId;
@@ -9,10 +13,6 @@ use wordle_tree::search::SolveError;
 use wordle_tree::table::FeedbackTable;
 use wordle_tree::tree::histogram_text;
 use wordle_tree::word::Word;
-use anyhow::{bail, Context, Result};
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -35,8 +35,8 @@ pub struct CheckArgs {
     #[arg(long)]
     results: Option<PathBuf>,
     /// With `--opener any`: run only shard i of n (1-based), e.g. 2/8.
-    #[arg(long)]
-    shard: Option<String>,
+    #[arg(long, value_parser = super::parse_shard, value_name = "I/N")]
+    shard: Option<Shard>,
 }
 
 pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
@@ -65,7 +65,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
         if args.min_over.is_some() || !args.except.is_empty() || args.out.is_some() {
             bail!("--opener any works with --max-guesses only (not --min-over, --except or --out)");
         }
-        return any(ctx, depth, args.results.as_deref(), args.shard.as_deref());
+        return any(ctx, depth, args.results.as_deref(), args.shard);
     }
     if args.results.is_some() || args.shard.is_some() {
         bail!("--results and --shard go with --opener any");
@@ -181,9 +181,9 @@ fn save(out: Option<&Path>, tree: &wordle_tree::tree::Tree) -> Result<()> {
 }
 
 /// `--opener any`: every allowed opener (of this shard) until one succeeds.
-fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<&str>) -> Result<ExitCode> {
+fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Result<ExitCode> {
     let game = ctx.game;
-    let shard = shard.map(Shard::parse).transpose()?.unwrap_or(Shard::ALL);
+    let shard = shard.unwrap_or(Shard::ALL);
     let dir = results
         .map(|d| ResultsDir::open(d, check::WITHIN_KIND, game, ctx.hard, depth))
         .transpose()?;
@@ -214,7 +214,7 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<&str>) -> Res
         other => other?,
     };
     for w in &sweep.warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     let good: Vec<String> = sweep
         .settled

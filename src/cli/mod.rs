@@ -7,14 +7,6 @@ pub mod out;
 mod next;
 mod openers;
 
-use wordle_tree::analysis::{self, Metric};
-use wordle_tree::format::{file, text};
-use wordle_tree::results::write_atomic;
-use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
-use wordle_tree::search::{Config, SolveError, Solver};
-use wordle_tree::table::FeedbackTable;
-use wordle_tree::tree::{histogram_text, Tree};
-use wordle_tree::word::Word;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -22,6 +14,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use wordle_tree::analysis::{self, Metric};
+use wordle_tree::format::{file, text};
+use wordle_tree::game::{mode_name, AnswerId, Game, GuessId, ListSource};
+use wordle_tree::results::write_atomic;
+use wordle_tree::search::{Config, SolveError, Solver};
+use wordle_tree::table::FeedbackTable;
+use wordle_tree::tree::{histogram_text, Tree};
+use wordle_tree::word::Word;
 
 mod check;
 
@@ -149,7 +149,7 @@ enum Command {
         #[arg(long, default_value = "openers-results")]
         results: PathBuf,
         /// Run only shard i of n (1-based), e.g. 3/8.
-        #[arg(long, value_parser = openers::parse_shard, value_name = "I/N")]
+        #[arg(long, value_parser = parse_shard, value_name = "I/N")]
         shard: Option<wordle_tree::openers::Shard>,
         /// Openers to consider, one per line (default: every allowed guess).
         #[arg(long)]
@@ -342,11 +342,20 @@ fn install_stop_handler(cooperative: bool) -> &'static AtomicBool {
         }
         std::thread::spawn(|| {
             std::thread::sleep(GRACE);
-            let _ = writeln!(std::io::stderr(), "interrupted (did not stop within {} s)", GRACE.as_secs());
+            let _ = writeln!(
+                std::io::stderr(),
+                "interrupted (did not stop within {} s)",
+                GRACE.as_secs()
+            );
             std::process::exit(130);
         });
     });
     &STOP
+}
+
+/// Parses `--shard i/n` for clap (`openers` and `check --opener any`).
+fn parse_shard(s: &str) -> Result<wordle_tree::results::Shard, String> {
+    wordle_tree::results::Shard::parse(s).map_err(|e| e.to_string())
 }
 
 /// Parses a word and checks that it is an allowed guess.
@@ -358,14 +367,6 @@ fn allowed_guess(game: &Game, s: &str, what: &str) -> Result<GuessId> {
             game.name
         )
     })
-}
-
-fn mode_name(hard: bool) -> &'static str {
-    if hard {
-        "hard"
-    } else {
-        "normal"
-    }
 }
 
 fn describe(game: &Game, hard: bool) -> String {
@@ -397,7 +398,13 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
             );
             outln!(
                 "{:>5}  {:<5}  {:>6}  {:>9}  {:>8}  {:>7}  {:>9}",
-                "rank", "guess", "worst", "expected", "entropy", "buckets", "frequency"
+                "rank",
+                "guess",
+                "worst",
+                "expected",
+                "entropy",
+                "buckets",
+                "frequency"
             );
             for (i, s) in scores[..shown].iter().enumerate() {
                 outln!(

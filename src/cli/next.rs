@@ -8,18 +8,19 @@
 //! subtree (0.45 ms for all 2315); a feedback table and the solver are only needed
 //! when the history has left the tree.
 
-use super::{allowed_guess, mode_name, Ctx};
-use wordle_tree::feedback::Feedback;
-use wordle_tree::format::file;
-use wordle_tree::game::{AnswerId, Game};
-use wordle_tree::play::{self, Advice, AdviceError, Move, Proof, Source, Step};
-use wordle_tree::tree::Tree;
+use super::{allowed_guess, Ctx};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+use wordle_tree::feedback::Feedback;
+use wordle_tree::format::file;
+use wordle_tree::game::mode_name;
+use wordle_tree::game::{AnswerId, Game};
+use wordle_tree::play::{self, Advice, AdviceError, Move, Proof, Source, Step};
+use wordle_tree::tree::Tree;
 
 #[derive(clap::Args, Debug)]
 pub struct NextArgs {
@@ -70,7 +71,7 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         .map_err(|_| format!("'{s}' is not a number of seconds"))?;
     if !(0.0..=MAX_TIME_LIMIT).contains(&secs) {
         return Err(format!(
-            "'{s}': a time limit is a number of seconds from 0 to {MAX_TIME_LIMIT} (omit --time-limit for no limit)"
+            "'{s}': a time limit is a finite number of seconds, 0 or more, and at most {MAX_TIME_LIMIT} (omit --time-limit for no limit)"
         ));
     }
     Duration::try_from_secs_f64(secs)
@@ -154,12 +155,12 @@ impl<'a> Helper<'a> {
                         == Err(std::sync::mpsc::RecvTimeoutError::Timeout)
                     {
                         match self.time_limit {
-                            None => eprintln!(
+                            None => errln!(
                                 "solving this state exactly off the stored tree; a state of \
                                  hundreds of candidates can take minutes (Ctrl-C stops; \
                                  --time-limit SECONDS settles for the best guess found)"
                             ),
-                            Some(limit) => eprintln!(
+                            Some(limit) => errln!(
                                 "solving this state off the stored tree; after {} s the best \
                                  guess found is given (Ctrl-C stops)",
                                 limit.as_secs_f64()
@@ -177,7 +178,9 @@ impl<'a> Helper<'a> {
             advice
         })?;
         if self.ctx.stop.load(Ordering::Relaxed) {
-            return Err(AdviceError::Solve(wordle_tree::search::SolveError::Interrupted));
+            return Err(AdviceError::Solve(
+                wordle_tree::search::SolveError::Interrupted,
+            ));
         }
         Ok(advice)
     }
@@ -493,7 +496,9 @@ fn read_step(game: &Game, text: &str, suggested: u16) -> Reply {
                 feedback,
             }),
             // A word the player typed alone: ask for its feedback too.
-            Err(_) if wordle_tree::word::Word::parse(f).is_ok_and(|w| game.guess_id(w).is_some()) => {
+            Err(_)
+                if wordle_tree::word::Word::parse(f).is_ok_and(|w| game.guess_id(w).is_some()) =>
+            {
                 Reply::Bad(format!(
                     "'{f}' is not a feedback; if you played it, add its feedback: '{f} BYBBG'"
                 ))

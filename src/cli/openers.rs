@@ -2,12 +2,12 @@
 //! `wordle_tree::openers`); the progress bar, the timing report and the ranking table.
 
 use super::{describe, peak_memory_mib, Ctx};
-use wordle_tree::openers::{self, OpenersDir, Settings, Shard, Tally};
-use wordle_tree::table::FeedbackTable;
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use wordle_tree::openers::{self, OpenersDir, Settings, Shard, Tally};
+use wordle_tree::table::FeedbackTable;
 
 /// Options of `openers`, gathered by the clap layer.
 pub(super) struct Args<'a> {
@@ -21,11 +21,6 @@ pub(super) struct Args<'a> {
     pub max_guesses: u8,
     pub memory: usize,
     pub prepass: usize,
-}
-
-/// Parses `--shard i/n` for clap.
-pub(super) fn parse_shard(s: &str) -> Result<Shard, String> {
-    Shard::parse(s).map_err(|e| e.to_string())
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -91,7 +86,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         let summary = openers::run(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show)?;
         bar.finish_and_clear();
         for w in &summary.warnings {
-            eprintln!("warning: {w}");
+            errln!("warning: {w}");
         }
         interrupted = summary.interrupted;
         let cutoff = if summary.cutoff == u64::MAX {
@@ -135,13 +130,13 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     let scan = dir.scan()?;
     if a.merge {
         for w in &scan.warnings {
-            eprintln!("warning: {w}");
+            errln!("warning: {w}");
         }
     }
     let ranking = openers::Ranking::new(game, &set, &scan.records);
     out!("{}", ranking.table(game.n_answers(), a.top));
     if interrupted {
-        eprintln!(
+        errln!(
             "interrupted: finished openers are saved in {}; rerun the same command to resume",
             a.results.display()
         );

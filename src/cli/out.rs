@@ -2,7 +2,8 @@
 //! [`write`], which turns a failed write (a full disk, `> /dev/full`) into an error
 //! naming standard output (exit 2) instead of the panic `println!` gives. A closed
 //! pipe (`| head`) still ends the process quietly: SIGPIPE keeps its default action
-//! (see main.rs), so that write never returns.
+//! (see main.rs), so that write never returns. Warnings go through `errln!`, which
+//! never panics either.
 
 use std::io::Write;
 
@@ -21,6 +22,15 @@ macro_rules! out {
     ($($arg:tt)*) => {
         $crate::cli::out::write(format_args!($($arg)*))?
     };
+}
+
+/// Prints a line on standard error (warnings); a failed write is ignored, as there is
+/// nowhere left to report it.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
 }
 
 /// Writes to standard output (line-buffered: a whole line is written at once).

@@ -115,7 +115,8 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Tree, FileError> {
 
 /// Writes a tree file atomically.
 pub fn save(tree: &Tree, path: &Path) -> Result<(), FileError> {
-    crate::results::write_atomic(path, &encode(tree)).map_err(|e| FileError::Write(path.to_path_buf(), e))
+    crate::results::write_atomic(path, &encode(tree))
+        .map_err(|e| FileError::Write(path.to_path_buf(), e))
 }
 
 /// Reads a tree file and checks that it was built on `game`'s lists.
