@@ -21,6 +21,7 @@ use crate::search::bound::{Objective, OVER_PENALTY};
 use crate::search::{Config, SolveError, Solver};
 use crate::table::FeedbackTable;
 use crate::tree::Tree;
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -218,14 +219,38 @@ pub struct Sweep {
     pub settled: Vec<(GuessId, bool)>,
     /// How many of them came from the results directory.
     pub reused: usize,
-    /// Result files that could not be used (named; their openers were searched).
-    pub warnings: Vec<String>,
+}
+
+/// The finished openers in a results directory of kind [`WITHIN_KIND`], by word
+/// (`true`: meets the claim), and one warning per file that could not be used.
+pub fn finished_within(
+    dir: &ResultsDir,
+) -> Result<(BTreeMap<String, bool>, Vec<String>), ResultsError> {
+    let scan = dir.scan()?;
+    let mut warnings = scan.warnings;
+    let mut finished = BTreeMap::new();
+    for (stem, f) in &scan.files {
+        let ok = match (f.get("opener"), f.get("result")) {
+            (Some(o), Some("proved")) if o == stem => true,
+            (Some(o), Some("refuted")) if o == stem => false,
+            _ => {
+                warnings.push(format!(
+                    "{}: malformed result file: needs opener={stem} and result=proved or refuted (ignored)",
+                    dir.file(stem).display()
+                ));
+                continue;
+            }
+        };
+        finished.insert(stem.clone(), ok);
+    }
+    Ok((finished, warnings))
 }
 
 /// `check --opener any`: whether some opener of `openers` meets "every answer within
-/// `depth`", in parallel, stopping at the first that does. With `dir`, finished
-/// openers are read from and written to it. A write fault or an interruption stops
-/// the sweep with the error: no verdict is ever drawn from a partial sweep.
+/// `depth`", in parallel, stopping at the first that does. Openers in `finished` (see
+/// [`finished_within`]) are not searched again; with `dir`, each opener searched is
+/// written to it. A write fault or an interruption stops the sweep with the error: no
+/// verdict is ever drawn from a partial sweep.
 #[allow(clippy::too_many_arguments)]
 pub fn sweep_within(
     game: &Game,
@@ -234,33 +259,13 @@ pub fn sweep_within(
     depth: u8,
     hard: bool,
     dir: Option<&ResultsDir>,
+    finished: &BTreeMap<String, bool>,
     stop: &AtomicBool,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Sweep, SweepError> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
-    let mut previous = std::collections::BTreeMap::new();
-    let mut warnings = Vec::new();
-    if let Some(dir) = dir {
-        let scan = dir.scan()?;
-        warnings = scan.warnings;
-        for (stem, f) in &scan.files {
-            let path = dir.file(stem);
-            let ok = match (f.get("opener"), f.get("result")) {
-                (Some(o), Some("proved")) if o == stem => true,
-                (Some(o), Some("refuted")) if o == stem => false,
-                _ => {
-                    warnings.push(format!(
-                        "{}: malformed result file: needs opener={stem} and result=proved or refuted (ignored)",
-                        path.display()
-                    ));
-                    continue;
-                }
-            };
-            previous.insert(stem.clone(), ok);
-        }
-    }
     let solver = within_solver(game, table, depth, hard, stop);
     let found = AtomicBool::new(false);
     let failure: Mutex<Option<SweepError>> = Mutex::new(None);
@@ -277,7 +282,7 @@ pub fn sweep_within(
                 return None;
             }
             let word = game.guesses[g as usize];
-            let ok = match previous.get(word.as_str()) {
+            let ok = match finished.get(word.as_str()) {
                 Some(&ok) => {
                     reused.fetch_add(1, Ordering::Relaxed);
                     ok
@@ -324,6 +329,5 @@ pub fn sweep_within(
     Ok(Sweep {
         settled,
         reused: reused.into_inner(),
-        warnings,
     })
 }

@@ -187,6 +187,16 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
     let dir = results
         .map(|d| ResultsDir::open(d, check::WITHIN_KIND, game, ctx.hard, depth))
         .transpose()?;
+    let finished = match &dir {
+        Some(dir) => {
+            let (finished, warnings) = check::finished_within(dir)?;
+            for w in &warnings {
+                errln!("warning: {w}");
+            }
+            finished
+        }
+        None => Default::default(),
+    };
     let t = Instant::now();
     let table = FeedbackTable::build(game);
     let all: Vec<GuessId> = (0..game.n_guesses() as GuessId).collect();
@@ -200,6 +210,7 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
         depth,
         ctx.hard,
         dir.as_ref(),
+        &finished,
         ctx.stop,
         &|done| bar.set_position(done as u64),
     );
@@ -213,9 +224,6 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
         ),
         other => other?,
     };
-    for w in &sweep.warnings {
-        errln!("warning: {w}");
-    }
     let good: Vec<String> = sweep
         .settled
         .iter()
