@@ -121,8 +121,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// [`write_atomic`], writing through a character device or a FIFO only when
 /// `through` (a result file never is: a FIFO there has no reader and would block).
 fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
-    let target = follow_links(path)?;
-    let existing = match std::fs::metadata(&target) {
+    // What the path leads to, links followed by the kernel (so `/dev/stdout`, a link
+    // to `/proc/self/fd/1` and on to a pipe, is seen as the pipe).
+    let existing = match std::fs::metadata(path) {
         Ok(m) => Some(m),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(e),
@@ -133,7 +134,7 @@ fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
             return Err(std::io::Error::other("is a directory"));
         }
         if is_stream(&ft) && through {
-            let mut f = std::fs::OpenOptions::new().write(true).open(&target)?;
+            let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
             return f.write_all(bytes).and_then(|()| f.flush());
         }
         if !ft.is_file() {
@@ -142,6 +143,8 @@ fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
             ));
         }
     }
+    // A regular file or none: replaced beside the file the links lead to.
+    let target = follow_links(path)?;
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

@@ -263,6 +263,14 @@ fn out_follows_symlinks_and_writes_through_fifos_and_devices() {
     } else {
         eprintln!("not root: the character device case is not exercised");
     }
+    // `/dev/stdout` (a link to a link to the pipe) is written through too.
+    let out = small(tmp.path())
+        .arg("export")
+        .arg(&tree)
+        .args(["--out", "/dev/stdout"])
+        .assert()
+        .code(0);
+    assert_eq!(out.get_output().stdout, paths);
     // A full device fails with the error, exit 2.
     let out = small(tmp.path())
         .arg("export")
