@@ -562,8 +562,16 @@ fn long_commands_stop_on_sigint_and_sigterm_with_130() {
     let out = interrupted_exits_130(check, libc::SIGINT, "check --opener any");
     assert!(text(&out.stderr).contains("interrupted"));
     let mut solve = std::process::Command::new(bin());
-    solve.args(["--quiet", "--list", "sowpods", "solve", "--opener", "salet"]);
+    solve.args(["--quiet", "solve", "--opener", "immix"]);
     interrupted_exits_130(solve, libc::SIGTERM, "solve");
+    // Blocked writing into a FIFO nobody reads: SIGTERM still ends it.
+    let fifo = tmp.path().join("fifo");
+    mkfifo(&fifo);
+    let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree");
+    let mut export = std::process::Command::new(bin());
+    export.arg("export").arg(tree).arg("--out").arg(&fifo);
+    interrupted_exits_130(export, libc::SIGTERM, "export into a FIFO");
+    assert!(is_fifo(&fifo));
 }
 
 #[test]

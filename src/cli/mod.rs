@@ -327,7 +327,7 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 /// How long a cooperative command has, after SIGINT or SIGTERM, to stop by itself
 /// before the process ends anyway (a read or write blocked on a FIFO never polls).
-const GRACE: Duration = Duration::from_secs(10);
+const GRACE: Duration = Duration::from_secs(5);
 
 /// Installs the SIGINT/SIGTERM handler. For a `cooperative` command the first signal
 /// sets the flag (searches notice it and unwind, keeping finished results) and a
