@@ -8,14 +8,21 @@
 //! a PROVED claim comes with a witness tree that `Tree::verify` accepts, and a
 //! REFUTED one with evidence: the smallest opener bucket that no tree can finish in
 //! time, whatever is played.
+//!
+//! [`sweep_within`] settles "some opener meets the claim" over many openers, keeping
+//! one result file per opener (kind [`WITHIN_KIND`] of [`crate::results`]) so a sweep
+//! resumes; any fault of the results directory or interruption ends it with the
+//! error, never with a verdict.
 
 use crate::candidates::Candidates;
 use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
+use crate::results::{Kind, ResultFile, ResultsDir, ResultsError};
 use crate::search::bound::{Objective, OVER_PENALTY};
 use crate::search::{Config, SolveError, Solver};
 use crate::table::FeedbackTable;
 use crate::tree::Tree;
+use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -183,5 +190,143 @@ pub fn min_over(
         over,
         total: replay.total(),
         tree,
+    })
+}
+
+/// The kind of result `check --opener any` stores, one file per opener
+/// (`OPENER.MODE.LISTS.withinD`, fields `opener`, `result=proved|refuted`, `seconds`).
+pub const WITHIN_KIND: Kind = Kind {
+    name: "within",
+    file_tag: "within",
+};
+
+/// What can stop a sweep: a results directory fault (named) or the search's error
+/// (an interruption).
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// What [`sweep_within`] settled.
+#[derive(Debug, Default)]
+pub struct Sweep {
+    /// Openers settled and whether each meets the claim; every opener of the list
+    /// unless one met it (the sweep stops there).
+    pub settled: Vec<(GuessId, bool)>,
+    /// How many of them came from the results directory.
+    pub reused: usize,
+}
+
+/// The finished openers in a results directory of kind [`WITHIN_KIND`], by word
+/// (`true`: meets the claim), and one warning per file that could not be used.
+pub fn finished_within(
+    dir: &ResultsDir,
+) -> Result<(BTreeMap<String, bool>, Vec<String>), ResultsError> {
+    let scan = dir.scan()?;
+    let mut warnings = scan.warnings;
+    let mut finished = BTreeMap::new();
+    for (stem, f) in &scan.files {
+        let ok = match (f.get("opener"), f.get("result")) {
+            (Some(o), Some("proved")) if o == stem => true,
+            (Some(o), Some("refuted")) if o == stem => false,
+            _ => {
+                warnings.push(format!(
+                    "{}: malformed result file: needs opener={stem} and result=proved or refuted (ignored)",
+                    dir.file(stem).display()
+                ));
+                continue;
+            }
+        };
+        finished.insert(stem.clone(), ok);
+    }
+    Ok((finished, warnings))
+}
+
+/// `check --opener any`: whether some opener of `openers` meets "every answer within
+/// `depth`", in parallel, stopping at the first that does. Openers in `finished` (see
+/// [`finished_within`]) are not searched again; with `dir`, each opener searched is
+/// written to it. A write fault or an interruption stops the sweep with the error: no
+/// verdict is ever drawn from a partial sweep.
+#[allow(clippy::too_many_arguments)]
+pub fn sweep_within(
+    game: &Game,
+    table: &FeedbackTable,
+    openers: &[GuessId],
+    depth: u8,
+    hard: bool,
+    dir: Option<&ResultsDir>,
+    finished: &BTreeMap<String, bool>,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Sweep, SweepError> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let solver = within_solver(game, table, depth, hard, stop);
+    let found = AtomicBool::new(false);
+    let failure: Mutex<Option<SweepError>> = Mutex::new(None);
+    let done = AtomicUsize::new(0);
+    let reused = AtomicUsize::new(0);
+    let give_up = || found.load(Ordering::Relaxed) || failure.lock().unwrap().is_some();
+    let fail = |e: SweepError| {
+        failure.lock().unwrap().get_or_insert(e);
+    };
+    let settled: Vec<(GuessId, bool)> = openers
+        .par_iter()
+        .filter_map(|&g| {
+            if give_up() {
+                return None;
+            }
+            let word = game.guesses[g.index()];
+            let ok = match finished.get(word.as_str()) {
+                Some(&ok) => {
+                    reused.fetch_add(1, Ordering::Relaxed);
+                    ok
+                }
+                None => {
+                    let t = std::time::Instant::now();
+                    let ok = match opener_within(&solver, g) {
+                        Ok(ok) => ok,
+                        Err(e) => {
+                            fail(e.into());
+                            return None;
+                        }
+                    };
+                    if let Some(dir) = dir {
+                        let mut f = ResultFile::new(dir.header().clone());
+                        f.set("opener", word)
+                            .set("result", if ok { "proved" } else { "refuted" })
+                            .set("seconds", format!("{:.3}", t.elapsed().as_secs_f64()));
+                        if let Err(e) = dir.write(word.as_str(), &f) {
+                            fail(e.into());
+                            return None;
+                        }
+                    }
+                    ok
+                }
+            };
+            if ok {
+                found.store(true, Ordering::Relaxed);
+            }
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            Some((g, ok))
+        })
+        .collect();
+    if let Some(e) = failure.into_inner().unwrap() {
+        return Err(e);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return Err(SolveError::Interrupted.into());
+    }
+    debug_assert!(
+        settled.iter().any(|s| s.1) || settled.len() == openers.len(),
+        "a sweep without a success settles every opener"
+    );
+    Ok(Sweep {
+        settled,
+        reused: reused.into_inner(),
     })
 }

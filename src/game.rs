@@ -246,6 +246,36 @@ impl Game {
     }
 }
 
+/// The name of a mode, as used in messages, file names and result files.
+pub fn mode_name(hard: bool) -> &'static str {
+    if hard {
+        "hard"
+    } else {
+        "normal"
+    }
+}
+
+/// The mode a [`mode_name`] names (`Some(true)` for hard).
+pub fn parse_mode(name: &str) -> Option<bool> {
+    match name {
+        "normal" => Some(false),
+        "hard" => Some(true),
+        _ => None,
+    }
+}
+
+impl Game {
+    /// The list name used in file names: the shipped name, or `custom-` and the list
+    /// checksum so files of different custom lists never share a name.
+    pub fn list_tag(&self) -> String {
+        if self.name == "custom" {
+            format!("custom-{:016x}", self.checksum)
+        } else {
+            self.name.clone()
+        }
+    }
+}
+
 /// FNV-1a 64-bit: a stable, dependency-free checksum for lists and file bodies.
 pub struct Fnv(u64);
 

@@ -21,6 +21,8 @@
 //! - [`play`]: histories (`GUESS:FEEDBACK`), following a tree, next-guess advice
 //!   (solved exactly off the tree).
 //! - [`openers`]: exact ranking of many openers, resumable and shardable.
+//! - [`results`]: result files and results directories (format, atomic writes of
+//!   every output file, stale temp cleanup, shards), shared by `openers` and `check`.
 //!
 //! The command-line interface (clap types, output) lives in the binary (`src/main.rs`,
 //! `src/cli/`); the docs it and the code cite (interfaces, formats, bad-input rules,
@@ -45,6 +47,7 @@ pub mod game;
 pub mod hard;
 pub mod openers;
 pub mod play;
+pub mod results;
 pub mod search;
 pub mod table;
 pub mod tree;

@@ -1,5 +1,6 @@
 //! The `wordle-tree` binary: parses arguments, runs the command, maps errors to exit
-//! codes (2 for usage and input errors, 1 for a refuted claim).
+//! codes (2 for usage, input and I/O errors, 1 for a refuted claim, 130 when
+//! interrupted by SIGINT or SIGTERM).
 
 mod cli;
 
@@ -11,11 +12,5 @@ fn main() -> std::process::ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    match cli::run() {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            std::process::ExitCode::from(2)
-        }
-    }
+    cli::main()
 }

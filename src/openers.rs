@@ -1,9 +1,14 @@
 //! Ranking openers exactly: which first guess has the least total cost, proved.
 //!
-//! Owns the opener list (every allowed guess, or a file), deterministic sharding, the
-//! results directory (one small text file per opener, written atomically, so a run is
+//! Owns the opener list (every allowed guess, or a file), the openers' view of a
+//! results directory (one small text file per opener, kind `openers` of
+//! [`crate::results`], which owns the format, atomic writes and sharding, so a run is
 //! resumable and shards on many machines merge by sharing or copying the directory),
 //! the cutoff and the ranking table.
+//!
+//! An opener from which no tree finds every answer within the maximum guesses is
+//! [`Outcome::CannotFinish`] (stored `result=cannot-finish`): never a total, whatever
+//! penalty the solver summed for it.
 //!
 //! Each opener gets [`Solver::opener_cost`] under a cutoff: its exact total when that
 //! is below the cutoff, else a proved lower bound at least the cutoff ("dismissed").
@@ -29,6 +34,7 @@
 use crate::candidates::count_buckets;
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{Game, GuessId};
+use crate::results::{Header, Kind, ResultFile, ResultsDir, ResultsError};
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Config, OpenerCost, SolveError, Solver};
 use crate::table::FeedbackTable;
@@ -42,8 +48,6 @@ use std::time::Instant;
 /// What can go wrong with openers input or the results directory.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenersError {
-    #[error("bad shard '{0}': {1}")]
-    BadShard(String, String),
     #[error(transparent)]
     List(#[from] ListError),
     #[error("{file}:{line}: opener '{word}' is not in the allowed guesses of the {list} lists")]
@@ -53,61 +57,11 @@ pub enum OpenersError {
         word: Word,
         list: String,
     },
-    #[error("{0}: {1}")]
-    Io(PathBuf, std::io::Error),
-    #[error("{0}: malformed result file: {1}")]
-    Malformed(PathBuf, String),
+    #[error(transparent)]
+    Results(#[from] ResultsError),
 }
 
-/// One of `count` deterministic slices of an opener list (1-based `index`): the
-/// openers at positions `p` with `p % count == index - 1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-impl Shard {
-    /// The whole list.
-    pub const ALL: Shard = Shard { index: 1, count: 1 };
-
-    /// Parses `i/n` with `1 <= i <= n`.
-    pub fn parse(s: &str) -> Result<Shard, OpenersError> {
-        let bad = |why: &str| OpenersError::BadShard(crate::echo::echo(s), why.to_string());
-        let (i, n) = s
-            .split_once('/')
-            .ok_or_else(|| bad("expected i/n, e.g. 2/8"))?;
-        let i: usize = i
-            .trim()
-            .parse()
-            .map_err(|_| bad("i is not a whole number"))?;
-        let n: usize = n
-            .trim()
-            .parse()
-            .map_err(|_| bad("n is not a whole number"))?;
-        if n == 0 {
-            return Err(bad("n must be at least 1"));
-        }
-        if i == 0 || i > n {
-            return Err(bad(&format!("i must be from 1 to {n}")));
-        }
-        Ok(Shard { index: i, count: n })
-    }
-
-    /// True when position `p` of the opener list belongs to this shard.
-    pub fn contains(&self, p: usize) -> bool {
-        p % self.count == self.index - 1
-    }
-
-    /// The openers of `list` in this shard, in list order.
-    pub fn select(&self, list: &[GuessId]) -> Vec<GuessId> {
-        list.iter()
-            .enumerate()
-            .filter(|(p, _)| self.contains(*p))
-            .map(|(_, &g)| g)
-            .collect()
-    }
-}
+pub use crate::results::Shard;
 
 /// Every allowed guess, in id order.
 pub fn all_openers(game: &Game) -> Vec<GuessId> {
@@ -118,7 +72,8 @@ pub fn all_openers(game: &Game) -> Vec<GuessId> {
 /// words must all be allowed guesses.
 pub fn load_openers(game: &Game, path: &Path) -> Result<Vec<GuessId>, OpenersError> {
     let list = WordList::load(path)?;
-    let text = std::fs::read_to_string(path).map_err(|e| OpenersError::Io(path.into(), e))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| OpenersError::from(ResultsError::Io(path.into(), e)))?;
     let lines = text
         .lines()
         .enumerate()
@@ -181,17 +136,50 @@ pub fn order_by_estimate(
     keyed.into_iter().map(|(_, _, g)| g).collect()
 }
 
+/// What is proved about one opener.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The exact least total.
+    Exact(u64),
+    /// A proved lower bound, at least the cutoff the opener was searched under.
+    AtLeast(u64),
+    /// No tree from this opener finds every answer within the maximum guesses.
+    CannotFinish,
+}
+
+impl Outcome {
+    /// The outcome a finished [`Solver::opener_cost`] proves: a value the solver's
+    /// penalty for an unfinishable bucket reaches means no tree finishes in time (no
+    /// finishable game's total comes near it), never a total.
+    pub fn from_cost(cost: OpenerCost) -> Outcome {
+        match cost {
+            OpenerCost::Exact(v) | OpenerCost::AtLeast(v) if v >= INFEASIBLE as u64 => {
+                Outcome::CannotFinish
+            }
+            OpenerCost::Exact(v) => Outcome::Exact(v),
+            OpenerCost::AtLeast(v) => Outcome::AtLeast(v),
+        }
+    }
+}
+
+/// The kind of result `openers` stores (files `OPENER.MODE.LISTS.maxD`).
+pub const KIND: Kind = Kind {
+    name: "openers",
+    file_tag: "max",
+};
+
 /// The proved result for one opener, as stored in its result file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
     pub opener: Word,
+    /// [`Game::list_tag`] of the lists.
     pub list: String,
     pub checksum: u64,
     pub hard: bool,
     pub max_guesses: u8,
-    pub cost: OpenerCost,
-    /// The cutoff the search ran under (`none` in the file for no cutoff).
-    pub cutoff: u64,
+    pub outcome: Outcome,
+    /// The cutoff the search ran under (`None`: no cutoff).
+    pub cutoff: Option<u64>,
     pub seconds: f64,
     /// CPU time of the worker thread (0 where unknown).
     pub cpu_seconds: f64,
@@ -199,85 +187,54 @@ pub struct Record {
     pub states: u64,
 }
 
-fn mode_name(hard: bool) -> &'static str {
-    if hard {
-        "hard"
-    } else {
-        "normal"
-    }
-}
-
-/// The list name used in result file names: the shipped name, or `custom-` and the
-/// list checksum so results of different custom lists never share a name.
-pub fn list_tag(game: &Game) -> String {
-    if game.name == "custom" {
-        format!("custom-{:016x}", game.checksum)
-    } else {
-        game.name.clone()
-    }
-}
-
-/// The suffix every result file of this game and mode ends with.
-pub fn file_suffix(game: &Game, hard: bool, max_guesses: u8) -> String {
-    format!(".{}.{}.max{max_guesses}", mode_name(hard), list_tag(game))
-}
-
 impl Record {
-    /// True when the record settles its opener under `cutoff`.
-    pub fn decides(&self, cutoff: u64) -> bool {
-        match self.cost {
-            OpenerCost::Exact(_) => true,
-            OpenerCost::AtLeast(lb) => lb >= cutoff,
+    /// True when the record settles its opener under `cutoff` (`None`: no cutoff).
+    pub fn decides(&self, cutoff: Option<u64>) -> bool {
+        match self.outcome {
+            Outcome::Exact(_) | Outcome::CannotFinish => true,
+            Outcome::AtLeast(lb) => cutoff.is_some_and(|c| lb >= c),
         }
     }
 
-    /// The file text: `key=value` lines.
+    fn header(&self) -> Header {
+        Header {
+            kind: KIND.name.to_string(),
+            list: self.list.clone(),
+            checksum: self.checksum,
+            hard: self.hard,
+            max_guesses: self.max_guesses,
+        }
+    }
+
+    /// As a result file.
+    pub fn to_file(&self) -> ResultFile {
+        let mut f = ResultFile::new(self.header());
+        let result = match self.outcome {
+            Outcome::Exact(v) => format!("exact {v}"),
+            Outcome::AtLeast(v) => format!("at-least {v}"),
+            Outcome::CannotFinish => "cannot-finish".to_string(),
+        };
+        f.set("opener", self.opener)
+            .set("result", result)
+            .set(
+                "cutoff",
+                self.cutoff.map_or("none".into(), |c| c.to_string()),
+            )
+            .set("seconds", format!("{:.3}", self.seconds))
+            .set("cpu_seconds", format!("{:.3}", self.cpu_seconds))
+            .set("states", self.states);
+        f
+    }
+
+    /// The file text.
     pub fn encode(&self) -> String {
-        let (result, value) = match self.cost {
-            OpenerCost::Exact(v) => ("exact", v),
-            OpenerCost::AtLeast(v) => ("at-least", v),
-        };
-        let cutoff = if self.cutoff == u64::MAX {
-            "none".to_string()
-        } else {
-            self.cutoff.to_string()
-        };
-        format!(
-            "opener={}\nlist={}\nchecksum={:016x}\nmode={}\nmax_guesses={}\nresult={result} {value}\ncutoff={cutoff}\nseconds={:.3}\ncpu_seconds={:.3}\nstates={}\n",
-            self.opener,
-            self.list,
-            self.checksum,
-            mode_name(self.hard),
-            self.max_guesses,
-            self.seconds,
-            self.cpu_seconds,
-            self.states
-        )
+        self.to_file().encode()
     }
 
-    /// Parses a result file's text (`path` only names it in errors).
-    pub fn decode(text: &str, path: &Path) -> Result<Record, OpenersError> {
-        let bad = |why: String| OpenersError::Malformed(path.into(), why);
-        let mut fields = BTreeMap::new();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let (k, v) = line.split_once('=').ok_or_else(|| {
-                bad(format!(
-                    "line {}: expected key=value, got '{}'",
-                    i + 1,
-                    crate::echo::echo(line)
-                ))
-            })?;
-            fields.insert(k.trim(), v.trim());
-        }
-        let get = |k: &str| {
-            fields
-                .get(k)
-                .copied()
-                .ok_or_else(|| bad(format!("missing '{k}'")))
-        };
+    /// From a result file (`path` only names it in errors).
+    pub fn from_file(f: &ResultFile, path: &Path) -> Result<Record, OpenersError> {
+        let bad = |why: String| OpenersError::from(ResultsError::Malformed(path.into(), why));
+        let get = |k: &str| f.get(k).ok_or_else(|| bad(format!("missing '{k}'")));
         let num = |k: &str| -> Result<u64, OpenersError> {
             get(k)?
                 .parse()
@@ -285,66 +242,73 @@ impl Record {
         };
         let float = |k: &str| -> Result<f64, OpenersError> {
             get(k)?
-                .parse()
-                .map_err(|_| bad(format!("'{k}' is not a number")))
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| bad(format!("'{k}' is not a number")))
         };
+        if f.header.kind != KIND.name {
+            return Err(bad(format!(
+                "a '{}' result, not an openers one",
+                f.header.kind
+            )));
+        }
         let opener = Word::parse(get("opener")?).map_err(|e| bad(format!("opener: {e}")))?;
-        let checksum = u64::from_str_radix(get("checksum")?, 16)
-            .map_err(|_| bad("'checksum' is not hexadecimal".into()))?;
-        let hard = match get("mode")? {
-            "normal" => false,
-            "hard" => true,
-            m => return Err(bad(format!("unknown mode '{}'", crate::echo::echo(m)))),
-        };
-        let max_guesses = u8::try_from(num("max_guesses")?)
-            .map_err(|_| bad("'max_guesses' is out of range".into()))?;
-        let (kind, value) = get("result")?
-            .split_once(' ')
-            .ok_or_else(|| bad("'result' must be 'exact N' or 'at-least N'".into()))?;
-        let value: u64 = value
-            .trim()
-            .parse()
-            .map_err(|_| bad("'result' value is not a whole number".into()))?;
-        let cost = match kind {
-            "exact" => OpenerCost::Exact(value),
-            "at-least" => OpenerCost::AtLeast(value),
-            k => {
-                let k = crate::echo::echo(k);
-                return Err(bad(format!("unknown result kind '{k}'")));
+        let result = get("result")?;
+        let outcome = if result == "cannot-finish" {
+            Outcome::CannotFinish
+        } else {
+            let (kind, value) = result.split_once(' ').ok_or_else(|| {
+                bad("'result' must be 'exact N', 'at-least N' or 'cannot-finish'".into())
+            })?;
+            let value: u64 = value
+                .trim()
+                .parse()
+                .map_err(|_| bad("'result' value is not a whole number".into()))?;
+            match kind {
+                "exact" => Outcome::Exact(value),
+                "at-least" => Outcome::AtLeast(value),
+                k => {
+                    let k = crate::echo::echo(k);
+                    return Err(bad(format!("unknown result kind '{k}'")));
+                }
             }
         };
         let cutoff = match get("cutoff")? {
-            "none" => u64::MAX,
-            _ => num("cutoff")?,
+            "none" => None,
+            _ => Some(num("cutoff")?),
         };
-        if let OpenerCost::AtLeast(lb) = cost {
-            if lb < cutoff {
+        if let (Outcome::AtLeast(lb), Some(c)) = (outcome, cutoff) {
+            if lb < c {
                 return Err(bad(format!(
-                    "a lower bound {lb} below its cutoff {cutoff} proves nothing"
+                    "a lower bound {lb} below its cutoff {c} proves nothing"
                 )));
             }
         }
         Ok(Record {
             opener,
-            list: get("list")?.to_string(),
-            checksum,
-            hard,
-            max_guesses,
-            cost,
+            list: f.header.list.clone(),
+            checksum: f.header.checksum,
+            hard: f.header.hard,
+            max_guesses: f.header.max_guesses,
+            outcome,
             cutoff,
             seconds: float("seconds")?,
             cpu_seconds: float("cpu_seconds")?,
             states: num("states")?,
         })
     }
+
+    /// Parses a result file's text (`path` only names it in errors).
+    pub fn decode(text: &str, path: &Path) -> Result<Record, OpenersError> {
+        Record::from_file(&ResultFile::decode(text, path, KIND.name)?, path)
+    }
 }
 
-/// The result files of one game and mode in a directory.
-pub struct ResultsDir<'a> {
-    pub path: PathBuf,
+/// The openers' result files of one game and mode in a results directory.
+pub struct OpenersDir<'a> {
+    pub dir: ResultsDir,
     game: &'a Game,
-    hard: bool,
-    max_guesses: u8,
 }
 
 /// What a directory scan found: records by opener, and one warning per file that
@@ -355,48 +319,36 @@ pub struct Scan {
     pub warnings: Vec<String>,
 }
 
-impl<'a> ResultsDir<'a> {
+impl<'a> OpenersDir<'a> {
     /// Opens (creating it if needed) the directory for results of `game` in this mode.
     pub fn open(
         path: &Path,
         game: &'a Game,
         hard: bool,
         max_guesses: u8,
-    ) -> Result<ResultsDir<'a>, OpenersError> {
-        std::fs::create_dir_all(path).map_err(|e| OpenersError::Io(path.into(), e))?;
-        Ok(ResultsDir {
-            path: path.into(),
+    ) -> Result<OpenersDir<'a>, OpenersError> {
+        Ok(OpenersDir {
+            dir: ResultsDir::open(path, KIND, game, hard, max_guesses)?,
             game,
-            hard,
-            max_guesses,
         })
     }
 
     /// The file holding `opener`'s result.
     pub fn file(&self, opener: GuessId) -> PathBuf {
-        self.path.join(format!(
-            "{}{}",
-            self.game.guesses[opener.index()],
-            file_suffix(self.game, self.hard, self.max_guesses)
-        ))
+        self.dir.file(self.game.guesses[opener.index()].as_str())
     }
 
     /// Reads every result file of this game and mode. Files of other lists or modes
     /// are ignored; a malformed or mismatched file becomes a warning naming it.
     pub fn scan(&self) -> Result<Scan, OpenersError> {
-        let suffix = file_suffix(self.game, self.hard, self.max_guesses);
-        let entries =
-            std::fs::read_dir(&self.path).map_err(|e| OpenersError::Io(self.path.clone(), e))?;
-        let mut scan = Scan::default();
-        let mut names: Vec<String> = entries
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(&suffix) && !n.starts_with('.'))
-            .collect();
-        names.sort();
-        for name in names {
-            let path = self.path.join(&name);
-            match self.read_one(&path, &name[..name.len() - suffix.len()]) {
+        let found = self.dir.scan()?;
+        let mut scan = Scan {
+            records: BTreeMap::new(),
+            warnings: found.warnings,
+        };
+        for (stem, f) in &found.files {
+            let path = self.dir.file(stem);
+            match self.record(stem, f, &path) {
                 Ok((g, r)) => {
                     scan.records.insert(g, r);
                 }
@@ -406,23 +358,19 @@ impl<'a> ResultsDir<'a> {
         Ok(scan)
     }
 
-    fn read_one(&self, path: &Path, stem: &str) -> Result<(GuessId, Record), OpenersError> {
-        let text = std::fs::read_to_string(path).map_err(|e| OpenersError::Io(path.into(), e))?;
-        let r = Record::decode(&text, path)?;
-        let bad = |why: String| OpenersError::Malformed(path.into(), why);
+    fn record(
+        &self,
+        stem: &str,
+        f: &ResultFile,
+        path: &Path,
+    ) -> Result<(GuessId, Record), OpenersError> {
+        let r = Record::from_file(f, path)?;
+        let bad = |why: String| OpenersError::from(ResultsError::Malformed(path.into(), why));
         if r.opener.as_str() != stem {
             return Err(bad(format!(
                 "holds opener '{}' but is named for '{stem}'",
                 r.opener
             )));
-        }
-        if r.checksum != self.game.checksum
-            || r.hard != self.hard
-            || r.max_guesses != self.max_guesses
-        {
-            return Err(bad(
-                "written for other lists, mode or maximum guesses (stale)".into(),
-            ));
         }
         let g = self
             .game
@@ -431,11 +379,11 @@ impl<'a> ResultsDir<'a> {
         Ok((g, r))
     }
 
-    /// Writes one record atomically.
+    /// Writes one record atomically; the error names the file.
     pub fn write(&self, g: GuessId, r: &Record) -> Result<(), OpenersError> {
-        let path = self.file(g);
-        crate::format::write_atomic(&path, r.encode().as_bytes())
-            .map_err(|e| OpenersError::Io(path, e))
+        Ok(self
+            .dir
+            .write(self.game.guesses[g.index()].as_str(), &r.to_file())?)
     }
 }
 
@@ -515,7 +463,7 @@ pub fn run(
     table: &FeedbackTable,
     all_openers: &[GuessId],
     shard_openers: &[GuessId],
-    dir: &ResultsDir,
+    dir: &OpenersDir,
     settings: &Settings,
     stop: &AtomicBool,
     progress: &(dyn Fn(&Tally) + Sync),
@@ -541,8 +489,8 @@ pub fn run(
         totals: scan
             .records
             .values()
-            .filter_map(|r| match r.cost {
-                OpenerCost::Exact(v) => Some(v),
+            .filter_map(|r| match r.outcome {
+                Outcome::Exact(v) => Some(v),
                 _ => None,
             })
             .collect(),
@@ -572,12 +520,12 @@ pub fn run(
         let mut t = tally.lock().unwrap();
         t.done += 1;
         t.skipped += skipped as usize;
-        match r.cost {
-            OpenerCost::Exact(v) => {
+        match r.outcome {
+            Outcome::Exact(v) => {
                 t.exact += 1;
                 t.best = Some(t.best.map_or(v, |b| b.min(v)));
             }
-            OpenerCost::AtLeast(_) => t.dismissed += 1,
+            Outcome::AtLeast(_) | Outcome::CannotFinish => t.dismissed += 1,
         }
         t.cutoff = cutoff.load(Ordering::Relaxed);
         progress(&t);
@@ -593,7 +541,8 @@ pub fn run(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&g) = plan.get(i) else { return };
                     let c = cutoff.load(Ordering::Relaxed);
-                    if let Some(r) = scan.records.get(&g).filter(|r| r.decides(c)) {
+                    let c_opt = (c != u64::MAX).then_some(c);
+                    if let Some(r) = scan.records.get(&g).filter(|r| r.decides(c_opt)) {
                         settle(r, true);
                         continue;
                     }
@@ -602,10 +551,10 @@ pub fn run(
                         thread_cpu_seconds(),
                         solver.counters().states,
                     );
-                    let cost = match solver.opener_cost(g, c) {
-                        Ok(cost) => cost,
+                    let outcome = match solver.opener_cost(g, c) {
+                        Ok(cost) => Outcome::from_cost(cost),
                         Err(SolveError::Interrupted) => return,
-                        Err(SolveError::Infeasible(_)) => OpenerCost::AtLeast(INFEASIBLE as u64),
+                        Err(SolveError::Infeasible(_)) => Outcome::CannotFinish,
                     };
                     let cpu = match (cpu0, thread_cpu_seconds()) {
                         (Some(a), Some(b)) => b - a,
@@ -613,12 +562,12 @@ pub fn run(
                     };
                     let r = Record {
                         opener: game.guesses[g.index()],
-                        list: list_tag(game),
+                        list: game.list_tag(),
                         checksum: game.checksum,
                         hard: settings.hard,
                         max_guesses: settings.max_guesses,
-                        cost,
-                        cutoff: c,
+                        outcome,
+                        cutoff: c_opt,
                         seconds: t0.elapsed().as_secs_f64(),
                         cpu_seconds: cpu,
                         states: solver.counters().states - states0,
@@ -627,7 +576,7 @@ pub fn run(
                         *failure.lock().unwrap() = Some(e);
                         return;
                     }
-                    if let OpenerCost::Exact(v) = cost {
+                    if let Outcome::Exact(v) = outcome {
                         let mut ex = exacts.lock().unwrap();
                         ex.totals.push(v);
                         cutoff.fetch_min(ex.cutoff(settings), Ordering::Relaxed);
@@ -659,6 +608,10 @@ pub struct Ranking {
     /// Openers proved to cost at least some bound, and the least such bound.
     pub dismissed: usize,
     pub least_bound: Option<u64>,
+    /// Openers proved unable to find every answer within the maximum guesses.
+    pub cannot_finish: usize,
+    /// The maximum guesses of the records (for the table's words).
+    pub max_guesses: Option<u8>,
     /// Openers of the set with no result yet (e.g. other shards not merged).
     pub missing: Vec<Word>,
 }
@@ -669,16 +622,22 @@ impl Ranking {
             exact: Vec::new(),
             dismissed: 0,
             least_bound: None,
+            cannot_finish: 0,
+            max_guesses: None,
             missing: Vec::new(),
         };
         for &g in openers {
             let w = game.guesses[g.index()];
-            match records.get(&g).map(|rec| rec.cost) {
-                Some(OpenerCost::Exact(v)) => r.exact.push((v, w)),
-                Some(OpenerCost::AtLeast(lb)) => {
+            if let Some(rec) = records.get(&g) {
+                r.max_guesses = Some(rec.max_guesses);
+            }
+            match records.get(&g).map(|rec| rec.outcome) {
+                Some(Outcome::Exact(v)) => r.exact.push((v, w)),
+                Some(Outcome::AtLeast(lb)) => {
                     r.dismissed += 1;
                     r.least_bound = Some(r.least_bound.map_or(lb, |b| b.min(lb)));
                 }
+                Some(Outcome::CannotFinish) => r.cannot_finish += 1,
                 None => r.missing.push(w),
             }
         }
@@ -705,10 +664,12 @@ impl Ranking {
         {
             shown += 1;
         }
-        out += &format!(
-            "{:>5}  {:<6}  {:>6}  {:>7}\n",
-            "rank", "opener", "total", "average"
-        );
+        if shown > 0 {
+            out += &format!(
+                "{:>5}  {:<6}  {:>6}  {:>7}\n",
+                "rank", "opener", "total", "average"
+            );
+        }
         let mut rank = 0;
         for (i, &(v, w)) in self.exact[..shown].iter().enumerate() {
             if i == 0 || v != self.exact[i - 1].0 {
@@ -728,20 +689,22 @@ impl Ranking {
                 self.exact.last().expect("non-empty").0
             );
         }
-        match self.least_bound {
-            Some(lb) if lb >= INFEASIBLE as u64 => {
-                out += &format!(
-                    "{} openers proved worse: cost at least {lb} (some cannot finish in time)\n",
-                    self.dismissed
-                )
-            }
-            Some(lb) => {
-                out += &format!(
-                    "{} openers proved worse: cost at least {lb}\n",
-                    self.dismissed
-                )
-            }
-            None => {}
+        if let Some(lb) = self.least_bound {
+            out += &format!(
+                "{} openers proved worse: cost at least {lb}\n",
+                self.dismissed
+            );
+        }
+        let within = self
+            .max_guesses
+            .map_or("the maximum guesses".to_string(), |d| {
+                format!("{d} guess{}", if d == 1 { "" } else { "es" })
+            });
+        if self.cannot_finish > 0 {
+            out += &format!(
+                "{} openers cannot find every answer within {within}\n",
+                self.cannot_finish
+            );
         }
         if !self.missing.is_empty() {
             let few: Vec<String> = self.missing.iter().take(5).map(|w| w.to_string()).collect();
@@ -752,11 +715,12 @@ impl Ranking {
                 if self.missing.len() > 5 { " ..." } else { "" }
             );
         }
+        let all = self.exact.len() + self.dismissed + self.cannot_finish;
         out += &if self.proves_top(shown.max(1).min(self.exact.len())) && !self.exact.is_empty() {
-            format!(
-                "PROVED: the ranking above is exact over all {} openers\n",
-                self.exact.len() + self.dismissed
-            )
+            format!("PROVED: the ranking above is exact over all {all} openers\n")
+        } else if self.missing.is_empty() && self.exact.is_empty() && self.dismissed == 0 && all > 0
+        {
+            format!("PROVED: none of the {all} openers finds every answer within {within}\n")
         } else {
             "not yet a proof: some openers are undecided or not separated from the rows shown\n"
                 .to_string()

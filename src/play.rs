@@ -344,6 +344,8 @@ pub enum AdviceError {
     History(#[from] HistoryError),
     #[error("the history has used all {0} guesses without finding the answer")]
     OutOfGuesses(u8),
+    #[error("the history has {steps} guesses, more than the {limit} the game allows")]
+    TooManySteps { steps: usize, limit: u8 },
     #[error(
         "the tree does not reach every candidate of this history (damaged, or for other lists)"
     )]
@@ -396,6 +398,12 @@ pub fn advise(
     deadline: Option<Instant>,
 ) -> Result<Advice, AdviceError> {
     let (hard, max_guesses) = (guide.hard(), guide.max_guesses());
+    if steps.len() > max_guesses as usize {
+        return Err(AdviceError::TooManySteps {
+            steps: steps.len(),
+            limit: max_guesses,
+        });
+    }
     let history = replay(game, steps, hard)?;
     if history.solved {
         return Ok(Advice::Solved {

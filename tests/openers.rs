@@ -7,8 +7,10 @@ use common::Rng;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use wordle_tree::game::GuessId;
-use wordle_tree::openers::{self, Ranking, Record, ResultsDir, Settings, Shard};
-use wordle_tree::search::{Config, OpenerCost, Solver};
+use wordle_tree::openers::{
+    self, OpenersDir as ResultsDir, Outcome, Ranking, Record, Settings, Shard,
+};
+use wordle_tree::search::{Config, Solver};
 use wordle_tree::{FeedbackTable, Game, ListSource, Word};
 
 /// 20-60 answers from the default answers; 100-300 allowed guesses.
@@ -85,9 +87,10 @@ fn check_against_reference(hard: bool, seeds: std::ops::Range<u64>) {
         assert!(scan.warnings.is_empty(), "{:?}", scan.warnings);
         assert_eq!(scan.records.len(), game.n_guesses(), "seed {seed}");
         for (g, r) in &scan.records {
-            match r.cost {
-                OpenerCost::Exact(v) => assert_eq!(v, truth[g], "seed {seed} {}", r.opener),
-                OpenerCost::AtLeast(lb) => {
+            match r.outcome {
+                Outcome::CannotFinish => panic!("seed {seed} {}: every opener finishes", r.opener),
+                Outcome::Exact(v) => assert_eq!(v, truth[g], "seed {seed} {}", r.opener),
+                Outcome::AtLeast(lb) => {
                     assert!(
                         truth[g] >= lb,
                         "seed {seed} {}: {} < {lb}",
@@ -140,9 +143,9 @@ fn fixed_cutoff_solves_exactly_every_opener_below_it() {
     run(&game, &table, &dir, &settings(false, Some(cutoff), 1));
     for (g, r) in dir.scan().unwrap().records {
         if truth[&g] < cutoff {
-            assert_eq!(r.cost, OpenerCost::Exact(truth[&g]));
+            assert_eq!(r.outcome, Outcome::Exact(truth[&g]));
         } else {
-            assert!(matches!(r.cost, OpenerCost::AtLeast(lb) if lb >= cutoff && lb <= truth[&g]));
+            assert!(matches!(r.outcome, Outcome::AtLeast(lb) if lb >= cutoff && lb <= truth[&g]));
         }
     }
 }
@@ -204,7 +207,10 @@ fn bounds_proved_under_a_larger_cutoff_decide_a_smaller_one() {
     // A larger cutoff re-searches exactly the openers whose bound is below it.
     let records = dir.scan().unwrap().records;
     let larger = best + 40;
-    let undecided = records.values().filter(|r| !r.decides(larger)).count();
+    let undecided = records
+        .values()
+        .filter(|r| !r.decides(Some(larger)))
+        .count();
     let rerun = run(&game, &table, &dir, &settings(false, Some(larger), 1));
     assert_eq!(rerun.computed.len(), undecided);
     assert!(
@@ -243,8 +249,8 @@ fn record_round_trips_and_rejects_a_bound_below_its_cutoff() {
         checksum: 0x1234,
         hard: true,
         max_guesses: 6,
-        cost: OpenerCost::AtLeast(8000),
-        cutoff: 7921,
+        outcome: Outcome::AtLeast(8000),
+        cutoff: Some(7921),
         seconds: 1.5,
         cpu_seconds: 1.25,
         states: 99,

@@ -1,15 +1,15 @@
 //! `check`: proves or refutes depth claims (see `wordle_tree::check`).
 
-use super::{allowed_guess, describe, mode_name, progress_bar, Ctx};
+use super::{allowed_guess, describe, progress_bar, Ctx};
 use anyhow::{bail, Context, Result};
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 use wordle_tree::check::{self, Verdict};
-use wordle_tree::format::{self, file};
+use wordle_tree::format::file;
 use wordle_tree::game::GuessId;
+use wordle_tree::results::{ResultsDir, Shard};
+use wordle_tree::search::SolveError;
 use wordle_tree::table::FeedbackTable;
 use wordle_tree::tree::histogram_text;
 use wordle_tree::word::Word;
@@ -35,23 +35,8 @@ pub struct CheckArgs {
     #[arg(long)]
     results: Option<PathBuf>,
     /// With `--opener any`: run only shard i of n (1-based), e.g. 2/8.
-    #[arg(long)]
-    shard: Option<String>,
-}
-
-/// Parses `i/n` (1 <= i <= n).
-pub fn parse_shard(s: &str) -> Result<(usize, usize)> {
-    let parse = || -> Option<(usize, usize)> {
-        let (i, n) = s.split_once('/')?;
-        let (i, n) = (i.trim().parse().ok()?, n.trim().parse().ok()?);
-        (1 <= i && i <= n).then_some((i, n))
-    };
-    parse().with_context(|| {
-        format!(
-            "--shard '{}' must be i/n with 1 <= i <= n, e.g. 2/8",
-            wordle_tree::echo::echo(s)
-        )
-    })
+    #[arg(long, value_parser = super::parse_shard, value_name = "I/N")]
+    shard: Option<Shard>,
 }
 
 pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
@@ -80,7 +65,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
         if args.min_over.is_some() || !args.except.is_empty() || args.out.is_some() {
             bail!("--opener any works with --max-guesses only (not --min-over, --except or --out)");
         }
-        return any(ctx, depth, args.results.as_deref(), args.shard.as_deref());
+        return any(ctx, depth, args.results.as_deref(), args.shard);
     }
     if args.results.is_some() || args.shard.is_some() {
         bail!("--results and --shard go with --opener any");
@@ -109,24 +94,24 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
             .iter()
             .map(|&a| game.answers[a.index()].to_string())
             .collect();
-        println!(
+        outln!(
             "PROVED: from {opener_word}, at least {} answer(s) need more than {depth} guesses, whatever the strategy ({what})",
             r.over.len()
         );
         if !words.is_empty() {
-            println!(
+            outln!(
                 "in an optimal tree (fewest such answers, then fewest guesses) they are: {}",
                 words.join(" ")
             );
         }
         let replay = r.tree.verify(game);
-        println!(
+        outln!(
             "that tree: total {} guesses, histogram {}",
             r.total,
             histogram_text(&replay.histogram())
         );
         save(args.out.as_deref(), &r.tree)?;
-        println!("time {:.3} s", t.elapsed().as_secs_f64());
+        outln!("time {:.3} s", t.elapsed().as_secs_f64());
         return Ok(ExitCode::SUCCESS);
     }
     let except_text = if exempt.is_empty() {
@@ -147,22 +132,22 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
                     replay.problems.first()
                 );
             }
-            println!("PROVED: from {opener_word}, every answer is found within {depth} guesses{except_text} ({what})");
-            println!(
+            outln!("PROVED: from {opener_word}, every answer is found within {depth} guesses{except_text} ({what})");
+            outln!(
                 "witness tree: total {} guesses, histogram {}, max depth {}",
                 replay.total(),
                 histogram_text(&replay.histogram()),
                 replay.max_depth()
             );
             save(args.out.as_deref(), &tree)?;
-            println!("time {:.3} s", t.elapsed().as_secs_f64());
+            outln!("time {:.3} s", t.elapsed().as_secs_f64());
             Ok(ExitCode::SUCCESS)
         }
         Verdict::Refuted {
             evidence,
             least_over,
         } => {
-            println!("REFUTED: from {opener_word}, no tree finds every answer within {depth} guesses{except_text} ({what})");
+            outln!("REFUTED: from {opener_word}, no tree finds every answer within {depth} guesses{except_text} ({what})");
             if let Some(e) = evidence {
                 let words: Vec<String> = e
                     .candidates
@@ -170,7 +155,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
                     .take(40)
                     .map(|&a| game.answers[a.index()].to_string())
                     .collect();
-                println!(
+                outln!(
                     "evidence: after {opener_word}:{} the {} candidates cannot all be found within {} more guess(es): {}{}",
                     wordle_tree::feedback::Feedback(e.feedback),
                     e.candidates.len(),
@@ -180,9 +165,9 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
                 );
             }
             if let Some(n) = least_over {
-                println!("at least {n} answer(s) outside the list need more than {depth} guesses in every tree (see --min-over {depth})");
+                outln!("at least {n} answer(s) outside the list need more than {depth} guesses in every tree (see --min-over {depth})");
             }
-            println!("time {:.3} s", t.elapsed().as_secs_f64());
+            outln!("time {:.3} s", t.elapsed().as_secs_f64());
             Ok(ExitCode::from(1))
         }
     }
@@ -191,126 +176,86 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
 fn save(out: Option<&Path>, tree: &wordle_tree::tree::Tree) -> Result<()> {
     if let Some(path) = out {
         file::save(tree, path)?;
-        println!("tree written to {}", path.display());
+        outln!("tree written to {}", path.display());
     }
     Ok(())
 }
 
 /// `--opener any`: every allowed opener (of this shard) until one succeeds.
-fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<&str>) -> Result<ExitCode> {
+fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Result<ExitCode> {
     let game = ctx.game;
-    let (i, n) = shard.map(parse_shard).transpose()?.unwrap_or((1, 1));
-    if let Some(dir) = results {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("{}: cannot create the results directory", dir.display()))?;
-    }
+    let shard = shard.unwrap_or(Shard::ALL);
+    let dir = results
+        .map(|d| ResultsDir::open(d, check::WITHIN_KIND, game, ctx.hard, depth))
+        .transpose()?;
+    let finished = match &dir {
+        Some(dir) => {
+            let (finished, warnings) = check::finished_within(dir)?;
+            for w in &warnings {
+                errln!("warning: {w}");
+            }
+            finished
+        }
+        None => Default::default(),
+    };
     let t = Instant::now();
     let table = FeedbackTable::build(game);
-    let mine: Vec<GuessId> = (0..game.n_guesses())
-        .map(GuessId::new)
-        .filter(|g| g.index() % n == i - 1)
-        .collect();
-    let path_of = |g: GuessId| {
-        results.map(|d| {
-            d.join(format!(
-                "{}.{}.{}.within{depth}",
-                game.guesses[g.index()],
-                mode_name(ctx.hard),
-                game.name
-            ))
-        })
-    };
-    let solver = check::within_solver(game, &table, depth, ctx.hard, ctx.stop);
-    let found = AtomicBool::new(false);
-    let done = AtomicUsize::new(0);
+    let all: Vec<GuessId> = (0..game.n_guesses()).map(GuessId::new).collect();
+    let mine = shard.select(&all);
     let bar = progress_bar(ctx.quiet, "check");
     bar.set_length(mine.len() as u64);
-    let outcomes: Vec<(GuessId, bool)> = mine
-        .par_iter()
-        .filter_map(|&g| {
-            if found.load(Ordering::Relaxed) {
-                return None;
-            }
-            let path = path_of(g);
-            let previous = path.as_ref().and_then(|p| read_result(p, game.checksum));
-            let ok = match previous {
-                Some(ok) => ok,
-                None => {
-                    let t = Instant::now();
-                    let ok = check::opener_within(&solver, g).ok()?;
-                    if let Some(p) = &path {
-                        let body = format!(
-                            "opener={}\nlists={} {:016x}\nmode={}\nmax_guesses={depth}\nresult={}\nseconds={:.3}\n",
-                            game.guesses[g.index()],
-                            game.name,
-                            game.checksum,
-                            mode_name(ctx.hard),
-                            if ok { "proved" } else { "refuted" },
-                            t.elapsed().as_secs_f64()
-                        );
-                        format::write_atomic(p, body.as_bytes()).ok()?;
-                    }
-                    ok
-                }
-            };
-            if ok {
-                found.store(true, Ordering::Relaxed);
-            }
-            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-            bar.set_position(d as u64);
-            Some((g, ok))
-        })
-        .collect();
+    let sweep = check::sweep_within(
+        game,
+        &table,
+        &mine,
+        depth,
+        ctx.hard,
+        dir.as_ref(),
+        &finished,
+        ctx.stop,
+        &|done| bar.set_position(done as u64),
+    );
     bar.finish_and_clear();
-    if ctx.stop.load(Ordering::Relaxed) {
-        bail!(
+    let sweep = match sweep {
+        Err(check::SweepError::Solve(SolveError::Interrupted)) => bail!(
             "interrupted; finished openers are kept{}",
             results
                 .map(|d| format!(" in {}", d.display()))
                 .unwrap_or_default()
-        );
-    }
-    let good: Vec<String> = outcomes
+        ),
+        other => other?,
+    };
+    let good: Vec<String> = sweep
+        .settled
         .iter()
         .filter(|(_, ok)| *ok)
         .map(|(g, _)| game.guesses[g.index()].to_string())
         .collect();
-    let shard_text = if n > 1 {
-        format!(" (shard {i}/{n}: {} openers)", mine.len())
+    let shard_text = if shard.count > 1 {
+        format!(
+            " (shard {}/{}: {} openers)",
+            shard.index,
+            shard.count,
+            mine.len()
+        )
     } else {
         String::new()
     };
     let secs = t.elapsed().as_secs_f64();
     if good.is_empty() {
-        println!(
+        outln!(
             "REFUTED: no opener finds every answer within {depth} guesses{shard_text}; {} openers checked ({}) in {secs:.1} s",
-            outcomes.len(),
+            sweep.settled.len(),
             describe(game, ctx.hard)
         );
         Ok(ExitCode::from(1))
     } else {
-        println!(
+        outln!(
             "PROVED: opener {} finds every answer within {depth} guesses ({}); stopped after {} openers in {secs:.1} s",
             good.join(", "),
             describe(game, ctx.hard),
-            outcomes.len()
+            sweep.settled.len()
         );
         Ok(ExitCode::SUCCESS)
-    }
-}
-
-/// A finished result for this opener from an earlier run, if the file is for these lists.
-fn read_result(path: &Path, checksum: u64) -> Option<bool> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let lists_ok = text
-        .lines()
-        .any(|l| l.starts_with("lists=") && l.ends_with(&format!("{checksum:016x}")));
-    if !lists_ok {
-        return None;
-    }
-    match text.lines().find_map(|l| l.strip_prefix("result="))? {
-        "proved" => Some(true),
-        "refuted" => Some(false),
-        _ => None,
     }
 }

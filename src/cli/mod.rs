@@ -2,21 +2,24 @@
 //! place. Every command prints plain text on stdout; progress and errors go to stderr.
 //! Errors are `anyhow` here only; the library's are typed.
 
+#[macro_use]
+pub mod out;
 mod next;
 mod openers;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 use wordle_tree::analysis::{self, Metric};
 use wordle_tree::echo::echo;
-use wordle_tree::format::{self, file, text};
-use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
-use wordle_tree::search::{Config, Solver};
+use wordle_tree::format::{file, text};
+use wordle_tree::game::{mode_name, AnswerId, Game, GuessId, ListSource};
+use wordle_tree::results::write_atomic;
+use wordle_tree::search::{Config, SolveError, Solver};
 use wordle_tree::table::FeedbackTable;
 use wordle_tree::tree::{histogram_text, Tree};
 use wordle_tree::word::Word;
@@ -147,7 +150,7 @@ enum Command {
         #[arg(long, default_value = "openers-results")]
         results: PathBuf,
         /// Run only shard i of n (1-based), e.g. 3/8.
-        #[arg(long, value_parser = openers::parse_shard, value_name = "I/N")]
+        #[arg(long, value_parser = parse_shard, value_name = "I/N")]
         shard: Option<wordle_tree::openers::Shard>,
         /// Openers to consider, one per line (default: every allowed guess).
         #[arg(long)]
@@ -170,12 +173,56 @@ enum Command {
     },
 }
 
+/// Runs the command line and gives the exit code: the command's (0, or 1 for a
+/// refuted claim), 2 after an error (printed), 130 when interrupted by SIGINT or
+/// SIGTERM.
+pub fn main() -> ExitCode {
+    match run().and_then(|code| out::flush().map(|()| code)) {
+        Ok(code) => code,
+        Err(e) => {
+            let interrupted = STOP.load(Ordering::Relaxed)
+                || e.chain().any(|c| {
+                    matches!(
+                        c.downcast_ref::<SolveError>(),
+                        Some(SolveError::Interrupted)
+                    )
+                });
+            let _ = writeln!(std::io::stderr(), "error: {}", error_text(&e));
+            ExitCode::from(if interrupted { 130 } else { 2 })
+        }
+    }
+}
+
+/// An error and its causes on one line, `a: b: c`, leaving out a cause whose text
+/// the line already holds (a library error that prints its I/O error and also
+/// returns it as its source would otherwise repeat it).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let c = cause.to_string();
+        if text.contains(&c) {
+            continue;
+        }
+        if !text.is_empty() {
+            text += ": ";
+        }
+        text += &c;
+    }
+    text
+}
+
+/// `--threads` beyond this multiple of the cores is refused: more threads than that
+/// only slow the search (and the machine) down.
+const MAX_THREADS_PER_CORE: usize = 4;
+
 /// Parses the process arguments and runs the command.
-pub fn run() -> Result<ExitCode> {
+fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
     if let Some(n) = cli.threads {
-        if n == 0 {
-            bail!("--threads must be at least 1");
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let most = MAX_THREADS_PER_CORE * cores;
+        if n == 0 || n > most {
+            bail!("--threads must be from 1 to {most} ({MAX_THREADS_PER_CORE} per core, {cores} cores), not {n}");
         }
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -190,7 +237,18 @@ pub fn run() -> Result<ExitCode> {
         _ => ListSource::Named(cli.list.clone()),
     };
     let game = Game::load(&source)?;
-    let stop = install_stop_handler();
+    // Commands whose searches poll the stop flag stop cleanly (results kept, exit
+    // 130); the others have nothing to keep and end at once.
+    let cooperative = matches!(
+        cli.command,
+        Command::Solve { .. }
+            | Command::Check(_)
+            | Command::Openers { .. }
+            | Command::Next(_)
+            | Command::Play(_)
+            | Command::Bench { .. }
+    );
+    let stop = install_stop_handler(cooperative);
     let ctx = Ctx {
         game: &game,
         hard: cli.hard,
@@ -265,11 +323,40 @@ struct Ctx<'a> {
     stop: &'static AtomicBool,
 }
 
-fn install_stop_handler() -> &'static AtomicBool {
-    static STOP: AtomicBool = AtomicBool::new(false);
-    // Ctrl-C and SIGTERM set the flag; searches notice it and unwind cleanly.
-    let _ = ctrlc::set_handler(|| STOP.store(true, std::sync::atomic::Ordering::Relaxed));
+/// Set by SIGINT or SIGTERM.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// How long a cooperative command has, after SIGINT or SIGTERM, to stop by itself
+/// before the process ends anyway (a read or write blocked on a FIFO never polls).
+const GRACE: Duration = Duration::from_secs(5);
+
+/// Installs the SIGINT/SIGTERM handler. For a `cooperative` command the first signal
+/// sets the flag (searches notice it and unwind, keeping finished results) and a
+/// second one, or the end of [`GRACE`], ends the process; any other command ends at
+/// once. The process always exits 130.
+fn install_stop_handler(cooperative: bool) -> &'static AtomicBool {
+    let _ = ctrlc::set_handler(move || {
+        let again = STOP.swap(true, Ordering::Relaxed);
+        if !cooperative || again {
+            let _ = writeln!(std::io::stderr(), "interrupted");
+            std::process::exit(130);
+        }
+        std::thread::spawn(|| {
+            std::thread::sleep(GRACE);
+            let _ = writeln!(
+                std::io::stderr(),
+                "interrupted (did not stop within {} s)",
+                GRACE.as_secs()
+            );
+            std::process::exit(130);
+        });
+    });
     &STOP
+}
+
+/// Parses `--shard i/n` for clap (`openers` and `check --opener any`).
+fn parse_shard(s: &str) -> Result<wordle_tree::results::Shard, String> {
+    wordle_tree::results::Shard::parse(s).map_err(|e| e.to_string())
 }
 
 /// Parses a word and checks that it is an allowed guess.
@@ -281,14 +368,6 @@ fn allowed_guess(game: &Game, s: &str, what: &str) -> Result<GuessId> {
             game.name
         )
     })
-}
-
-fn mode_name(hard: bool) -> &'static str {
-    if hard {
-        "hard"
-    } else {
-        "normal"
-    }
 }
 
 fn describe(game: &Game, hard: bool) -> String {
@@ -314,16 +393,22 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
     };
     match fmt {
         RankFormat::Table => {
-            println!(
+            outln!(
                 "{}; ranked by {metric:?}",
                 describe(game, false).replace(", normal mode", "")
             );
-            println!(
+            outln!(
                 "{:>5}  {:<5}  {:>6}  {:>9}  {:>8}  {:>7}  {:>9}",
-                "rank", "guess", "worst", "expected", "entropy", "buckets", "frequency"
+                "rank",
+                "guess",
+                "worst",
+                "expected",
+                "entropy",
+                "buckets",
+                "frequency"
             );
             for (i, s) in scores[..shown].iter().enumerate() {
-                println!(
+                outln!(
                     "{:>5}  {:<5}  {:>6}  {:>9.3}  {:>8.4}  {:>7}  {:>9.4}",
                     i + 1,
                     game.guesses[s.guess.index()],
@@ -334,16 +419,16 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
                     s.frequency
                 );
             }
-            println!(
+            outln!(
                 "{} guesses scored in {:.3} s",
                 scores.len(),
                 t.elapsed().as_secs_f64()
             );
         }
         RankFormat::Csv => {
-            println!("rank,guess,worst,expected,entropy,buckets,frequency");
+            outln!("rank,guess,worst,expected,entropy,buckets,frequency");
             for (i, s) in scores[..shown].iter().enumerate() {
-                println!(
+                outln!(
                     "{},{},{},{:.6},{:.6},{},{:.6}",
                     i + 1,
                     game.guesses[s.guess.index()],
@@ -366,7 +451,7 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
                     v
                 })
                 .collect();
-            println!("{}", serde_json::to_string_pretty(&rows)?);
+            outln!("{}", serde_json::to_string_pretty(&rows)?);
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -400,14 +485,14 @@ fn simulate(ctx: &Ctx, strategy: &str, opener: Option<&str>) -> Result<ExitCode>
         .filter(|(_, &d)| d > 6 || d == 0)
         .map(|(a, _)| game.answers[a].to_string())
         .collect();
-    println!("{label}, {}", describe(game, ctx.hard));
-    println!(
+    outln!("{label}, {}", describe(game, ctx.hard));
+    outln!(
         "total {} guesses, average {:.4}",
         sim.total(),
         sim.average()
     );
-    println!("histogram {}", histogram_text(&sim.histogram()));
-    println!(
+    outln!("histogram {}", histogram_text(&sim.histogram()));
+    outln!(
         "not found within 6: {}{}",
         failures.len(),
         if failures.is_empty() {
@@ -416,7 +501,7 @@ fn simulate(ctx: &Ctx, strategy: &str, opener: Option<&str>) -> Result<ExitCode>
             format!(" ({})", failures.join(" "))
         }
     );
-    println!("time {:.3} s", t.elapsed().as_secs_f64());
+    outln!("time {:.3} s", t.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -432,6 +517,17 @@ fn progress_bar(quiet: bool, what: &str) -> indicatif::ProgressBar {
         .expect("valid template"),
     );
     bar
+}
+
+/// `--memory` in MiB as bytes: a value whose bytes do not fit in this machine's
+/// address space is refused (it would wrap to a tiny limit).
+fn memory_bytes(mib: usize) -> Result<usize> {
+    mib.checked_mul(1 << 20).with_context(|| {
+        format!(
+            "--memory {mib} MiB is more than this machine can address (at most {} MiB)",
+            usize::MAX >> 20
+        )
+    })
 }
 
 fn check_max_guesses(d: u8) -> Result<()> {
@@ -457,7 +553,7 @@ fn solve(
     let config = Config {
         max_guesses,
         hard: ctx.hard,
-        memory_limit: memory << 20,
+        memory_limit: memory_bytes(memory)?,
         use_transpositions: true,
         ..Config::default()
     };
@@ -482,17 +578,17 @@ fn solve(
     }
     let elapsed = t.elapsed().as_secs_f64();
     let c = solver.counters();
-    println!(
+    outln!(
         "opener {opener}, {}, at most {max_guesses} guesses",
         describe(game, ctx.hard)
     );
-    println!(
+    outln!(
         "total {total} guesses, average {:.4} (proved optimal)",
         total as f64 / game.n_answers() as f64
     );
-    println!("histogram {}", histogram_text(&replay.histogram()));
-    println!("max depth {}", replay.max_depth());
-    println!(
+    outln!("histogram {}", histogram_text(&replay.histogram()));
+    outln!("max depth {}", replay.max_depth());
+    outln!(
         "time {elapsed:.3} s; states searched {}; transposition hits {} of {} probes ({:.1}%)",
         c.states,
         c.hits,
@@ -501,13 +597,13 @@ fn solve(
     );
     if let Some(path) = out {
         file::save(&tree, path)?;
-        println!("tree written to {}", path.display());
+        outln!("tree written to {}", path.display());
     }
     if let Some(path) = text_out {
         let lines = text::paths(game, &table, &tree);
-        format::write_atomic(path, (lines.join("\n") + "\n").as_bytes())
+        write_atomic(path, (lines.join("\n") + "\n").as_bytes())
             .with_context(|| format!("{}: cannot write", path.display()))?;
-        println!("paths written to {}", path.display());
+        outln!("paths written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -524,18 +620,18 @@ fn verify(ctx: &Ctx, path: &Path) -> Result<ExitCode> {
     let replay = tree.verify(game);
     let opener = game.guesses[tree.root().guess.index()];
     if replay.is_valid() {
-        println!(
+        outln!(
             "VALID: opener {opener}, {}, at most {} guesses",
             describe(game, tree.hard()),
             tree.max_guesses()
         );
-        println!(
+        outln!(
             "total {} guesses, average {:.4}",
             replay.total(),
             replay.total() as f64 / game.n_answers() as f64
         );
-        println!("histogram {}", histogram_text(&replay.histogram()));
-        println!("max depth {}", replay.max_depth());
+        outln!("histogram {}", histogram_text(&replay.histogram()));
+        outln!("max depth {}", replay.max_depth());
         Ok(ExitCode::SUCCESS)
     } else {
         invalid(&replay.problems)
@@ -544,9 +640,9 @@ fn verify(ctx: &Ctx, path: &Path) -> Result<ExitCode> {
 
 /// `verify`'s report of an invalid tree (exit status 2).
 fn invalid(problems: &[String]) -> Result<ExitCode> {
-    println!("INVALID: {} problem(s)", problems.len());
+    outln!("INVALID: {} problem(s)", problems.len());
     for p in problems.iter().take(20) {
-        println!("  {p}");
+        outln!("  {p}");
     }
     Ok(ExitCode::from(2))
 }
@@ -561,9 +657,9 @@ fn export(ctx: &Ctx, path: &Path, fmt: ExportFormat, out: Option<&Path>) -> Resu
         ExportFormat::Json => serde_json::to_string(&text::json(game, &table, &tree))? + "\n",
     };
     match out {
-        Some(o) => format::write_atomic(o, body.as_bytes())
+        Some(o) => write_atomic(o, body.as_bytes())
             .with_context(|| format!("{}: cannot write", o.display()))?,
-        None => print!("{body}"),
+        None => out!("{body}"),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -611,7 +707,7 @@ fn bench_off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
                 worst = (secs, format!("{name}:{feedback}"), bucket.len());
             }
         }
-        println!(
+        outln!(
             "{name}: every state in {:.2} s; slowest {} ({} candidates) {:.3} s",
             start.elapsed().as_secs_f64(),
             worst.1,
@@ -625,7 +721,7 @@ fn bench_off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
     times.sort_by(f64::total_cmp);
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
     if !times.is_empty() {
-        println!(
+        outln!(
             "{} states: median {:.1} ms, 99th percentile {:.1} ms, slowest {} ({} candidates) {:.3} s; over 1 s: {}",
             times.len(),
             at(0.5) * 1e3,
@@ -651,7 +747,7 @@ fn bench(ctx: &Ctx, full: bool) -> Result<ExitCode> {
         .map(|_| time(&mut || table = Some(FeedbackTable::build(game))))
         .fold(f64::MAX, f64::min);
     let table = table.expect("built");
-    println!(
+    outln!(
         "table build {}x{}: {:.1} ms (best of 5)",
         game.n_guesses(),
         game.n_answers(),
@@ -669,7 +765,7 @@ fn bench(ctx: &Ctx, full: bool) -> Result<ExitCode> {
             analysis::rank(game, &table, &ids, m);
         }
     });
-    println!("rank, all five metrics: {:.1} ms", r * 1e3);
+    outln!("rank, all five metrics: {:.1} ms", r * 1e3);
     let mut runs = vec![("salet", false)];
     if full {
         runs.extend([("trace", false), ("salet", true)]);
@@ -688,7 +784,7 @@ fn bench(ctx: &Ctx, full: bool) -> Result<ExitCode> {
         let t = Instant::now();
         let (total, _) = solver.solve_opener(g, &|_, _, _| {})?;
         let c = solver.counters();
-        println!(
+        outln!(
             "solve {opener} ({}): total {total} in {:.3} s; states {}; expansions {}; scanned pairs {}; transposition hit rate {:.1}%; transposition table {} entries",
             mode_name(hard),
             t.elapsed().as_secs_f64(),
@@ -723,10 +819,10 @@ fn bench(ctx: &Ctx, full: bool) -> Result<ExitCode> {
             solver.solve_opener(g, &|_, _, _| {})?;
             line += &format!("; witness tree {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
         }
-        println!("{line})");
+        outln!("{line})");
     }
     if let Some(m) = peak_memory_mib() {
-        println!("peak memory {m:.0} MiB");
+        outln!("peak memory {m:.0} MiB");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -10,7 +10,7 @@
 //! subtree (0.45 ms for all 2315); a feedback table and the solver are only needed
 //! when the history has left the tree.
 
-use super::{allowed_guess, mode_name, Ctx};
+use super::{allowed_guess, Ctx};
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -20,8 +20,7 @@ use std::time::{Duration, Instant};
 use wordle_tree::echo::echo;
 use wordle_tree::feedback::Feedback;
 use wordle_tree::format::file;
-use wordle_tree::game::GuessId;
-use wordle_tree::game::{AnswerId, Game};
+use wordle_tree::game::{mode_name, AnswerId, Game, GuessId};
 use wordle_tree::play::{self, Advice, AdviceError, Guide, Move, Proof, Source, Step};
 use wordle_tree::tree::Tree;
 
@@ -75,12 +74,21 @@ pub struct PlayArgs {
     opener: Option<String>,
 }
 
-/// A time limit in seconds: a finite number, zero or more.
+/// The longest `--time-limit` accepted (about 11.6 days; omit the option for none).
+const MAX_TIME_LIMIT: f64 = 1e6;
+
+/// A time limit in seconds: a number from 0 to [`MAX_TIME_LIMIT`].
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .trim()
         .parse()
         .map_err(|_| format!("'{}' is not a number of seconds", echo(s)))?;
+    if !(0.0..=MAX_TIME_LIMIT).contains(&secs) {
+        return Err(format!(
+            "'{}': a time limit is a finite number of seconds, 0 or more, and at most {MAX_TIME_LIMIT} (omit --time-limit for no limit)",
+            echo(s)
+        ));
+    }
     Duration::try_from_secs_f64(secs).map_err(|_| {
         format!(
             "'{}': a time limit is a finite number of seconds, 0 or more",
@@ -212,12 +220,12 @@ impl<'a> Helper<'a> {
                             Guide::Solve { .. } => "this state exactly (no stored tree)",
                         };
                         match self.time_limit {
-                            None => eprintln!(
+                            None => errln!(
                                 "solving {what}; hundreds of candidates can take minutes \
                                  (Ctrl-C stops; --time-limit SECONDS settles for the best \
                                  guess found)"
                             ),
-                            Some(limit) => eprintln!(
+                            Some(limit) => errln!(
                                 "solving {what}; after {} s the best guess found is given \
                                  (Ctrl-C stops)",
                                 limit.as_secs_f64()
@@ -226,7 +234,10 @@ impl<'a> Helper<'a> {
                     }
                 });
             }
-            let deadline = self.time_limit.map(|limit| Instant::now() + limit);
+            // (A deadline past what `Instant` can hold is no deadline.)
+            let deadline = self
+                .time_limit
+                .and_then(|limit| Instant::now().checked_add(limit));
             let advice = play::advise(self.game, self.guide, steps, self.ctx.stop, deadline);
             let _ = done.send(());
             advice
@@ -327,9 +338,9 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                 let v = serde_json::json!({
                     "history": history, "found": true, "answer": answer, "guesses": guesses,
                 });
-                println!("{v}");
+                outln!("{v}");
             } else {
-                println!("solved: the answer is {answer}, found in {guesses} guesses");
+                outln!("solved: the answer is {answer}, found in {guesses} guesses");
             }
         }
         Advice::Play(m) => {
@@ -373,18 +384,18 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                     "lower_bound": lower_bound,
                     "note": note,
                 });
-                println!("{v}");
+                outln!("{v}");
             } else {
                 if let Some(note) = note {
-                    println!("{note}");
+                    outln!("{note}");
                 }
-                println!("next guess: {guess}");
+                outln!("next guess: {guess}");
                 if words.len() <= 10 {
-                    println!("candidates left: {}: {}", words.len(), words.join(" "));
+                    outln!("candidates left: {}: {}", words.len(), words.join(" "));
                 } else {
-                    println!("candidates left: {}", words.len());
+                    outln!("candidates left: {}", words.len());
                 }
-                println!(
+                outln!(
                     "expected guesses still to come: {:.4} (average over the candidates, {guess} included; at most {})",
                     m.expected(),
                     m.worst
@@ -438,8 +449,8 @@ pub fn path(ctx: &Ctx, args: &PathArgs) -> Result<ExitCode> {
             )
         }
     };
-    println!("{}", path_line(ctx.game, &steps));
-    println!(
+    outln!("{}", path_line(ctx.game, &steps));
+    outln!(
         "{}: found in {} guesses by {by}",
         ctx.game.answers[a.index()],
         steps.len()
@@ -481,18 +492,18 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
     let stop = ctx.stop;
     std::thread::spawn(move || loop {
         if stop.load(Ordering::Relaxed) {
-            println!();
+            let _ = writeln!(std::io::stdout());
             std::process::exit(130);
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     });
-    println!(
+    outln!(
         "play: lists {}, {} mode, {}",
         game.name,
         mode_name(hard),
         loaded.describe()
     );
-    println!("{PLAY_HELP}");
+    outln!("{PLAY_HELP}");
     let mut steps: Vec<Step> = Vec::new();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
@@ -502,41 +513,41 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
         let m = match helper.advise(&steps) {
             Ok(Advice::Play(m)) => m,
             Ok(Advice::Solved { answer, guesses }) => {
-                println!(
+                outln!(
                     "solved: {} in {guesses} guesses",
                     game.answers[answer.index()]
                 );
-                println!("{}", path_line(game, &steps));
+                outln!("{}", path_line(game, &steps));
                 return Ok(ExitCode::SUCCESS);
             }
             Err(AdviceError::OutOfGuesses(n)) => {
-                println!("all {n} guesses are used without finding the answer: game over");
-                println!("{}", path_line(game, &steps));
+                outln!("all {n} guesses are used without finding the answer: game over");
+                outln!("{}", path_line(game, &steps));
                 return Ok(ExitCode::SUCCESS);
             }
             Err(e) => return Err(e.into()),
         };
         if let Some(note) = helper.off_tree_note(&steps, &m, t.elapsed().as_secs_f64() * 1e3) {
-            println!("{note}");
+            outln!("{note}");
         }
         let guess = helper.word(m.guess);
         let words = helper.words(&m.candidates);
-        println!(
+        outln!(
             "guess {}: {guess}   ({} candidate(s), {:.3} guesses expected)",
             steps.len() + 1,
             words.len(),
             m.expected()
         );
         if words.len() <= 10 {
-            println!("  candidates: {}", words.join(" "));
+            outln!("  candidates: {}", words.join(" "));
         }
         loop {
-            print!("feedback for {guess}: ");
-            std::io::stdout().flush()?;
+            out!("feedback for {guess}: ");
+            super::out::flush()?;
             line.clear();
             if input.read_until(b'\n', &mut line)? == 0 {
-                println!();
-                println!("end of input: bye");
+                outln!();
+                outln!("end of input: bye");
                 return Ok(ExitCode::SUCCESS);
             }
             let text = String::from_utf8_lossy(&line);
@@ -550,19 +561,19 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
                             steps = more;
                             break;
                         }
-                        Err(e) => println!("{e}; try again"),
+                        Err(e) => outln!("{e}; try again"),
                     }
                 }
                 Reply::Undo => {
                     if steps.pop().is_some() {
-                        println!("took back the last guess");
+                        outln!("took back the last guess");
                         break;
                     }
-                    println!("nothing to take back");
+                    outln!("nothing to take back");
                 }
                 Reply::Quit => return Ok(ExitCode::SUCCESS),
-                Reply::Help => println!("{PLAY_HELP}"),
-                Reply::Bad(why) => println!("{why}; type 'help' for help"),
+                Reply::Help => outln!("{PLAY_HELP}"),
+                Reply::Bad(why) => outln!("{why}; type 'help' for help"),
             }
         }
     }
@@ -619,13 +630,13 @@ fn play_itself(helper: &Helper, answer: AnswerId) -> Result<ExitCode> {
     loop {
         match helper.advise(&steps)? {
             Advice::Solved { guesses, .. } => {
-                println!("solved: {word} in {guesses} guesses");
-                println!("{}", path_line(game, &steps));
+                outln!("solved: {word} in {guesses} guesses");
+                outln!("{}", path_line(game, &steps));
                 return Ok(ExitCode::SUCCESS);
             }
             Advice::Play(m) => {
                 let feedback = Feedback::compute(game.guesses[m.guess.index()], word);
-                println!(
+                outln!(
                     "guess {}: {} {feedback}   ({} candidate(s), {:.3} guesses expected)",
                     steps.len() + 1,
                     helper.word(m.guess),

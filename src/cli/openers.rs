@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use wordle_tree::openers::{self, ResultsDir, Settings, Shard, Tally};
+use wordle_tree::openers::{self, OpenersDir, Settings, Shard, Tally};
 use wordle_tree::table::FeedbackTable;
 
 /// Options of `openers`, gathered by the clap layer.
@@ -21,11 +21,6 @@ pub(super) struct Args<'a> {
     pub max_guesses: u8,
     pub memory: usize,
     pub prepass: usize,
-}
-
-/// Parses `--shard i/n` for clap.
-pub(super) fn parse_shard(s: &str) -> Result<Shard, String> {
-    Shard::parse(s).map_err(|e| e.to_string())
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -48,8 +43,8 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     if let Some(step) = a.sample {
         set = set.into_iter().step_by(step).collect();
     }
-    let dir = ResultsDir::open(a.results, game, ctx.hard, a.max_guesses)?;
-    println!(
+    let dir = OpenersDir::open(a.results, game, ctx.hard, a.max_guesses)?;
+    outln!(
         "openers: {}, at most {} guesses; {} openers; results in {}",
         describe(game, ctx.hard),
         a.max_guesses,
@@ -69,7 +64,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             top: a.top,
             prepass: a.prepass,
             threads: rayon::current_num_threads(),
-            memory_limit: a.memory << 20,
+            memory_limit: super::memory_bytes(a.memory)?,
         };
         let bar = super::progress_bar(ctx.quiet, "openers");
         let show = |t: &Tally| {
@@ -91,7 +86,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         let summary = openers::run(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show)?;
         bar.finish_and_clear();
         for w in &summary.warnings {
-            eprintln!("warning: {w}");
+            errln!("warning: {w}");
         }
         interrupted = summary.interrupted;
         let cutoff = if summary.cutoff == u64::MAX {
@@ -99,7 +94,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         } else {
             summary.cutoff.to_string()
         };
-        println!(
+        outln!(
             "shard {}/{}: {} openers searched, {} reused from the results directory; cutoff {cutoff}; {:.1} s wall",
             shard.index,
             shard.count,
@@ -111,7 +106,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             let mut cpu: Vec<f64> = summary.computed.iter().map(|r| r.cpu_seconds).collect();
             cpu.sort_by(f64::total_cmp);
             let sum: f64 = cpu.iter().sum();
-            println!(
+            outln!(
                 "per-opener CPU seconds: total {sum:.1}, mean {:.3}, median {:.3}, p90 {:.3}, p99 {:.3}, max {:.3}",
                 sum / cpu.len() as f64,
                 percentile(&cpu, 0.5),
@@ -126,22 +121,22 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
                 .take(5)
                 .map(|r| format!("{} {:.2} s ({} states)", r.opener, r.cpu_seconds, r.states))
                 .collect();
-            println!("slowest: {}", names.join(", "));
+            outln!("slowest: {}", names.join(", "));
         }
         if let Some(m) = peak_memory_mib() {
-            println!("peak memory {m:.0} MiB");
+            outln!("peak memory {m:.0} MiB");
         }
     }
     let scan = dir.scan()?;
     if a.merge {
         for w in &scan.warnings {
-            eprintln!("warning: {w}");
+            errln!("warning: {w}");
         }
     }
     let ranking = openers::Ranking::new(game, &set, &scan.records);
-    print!("{}", ranking.table(game.n_answers(), a.top));
+    out!("{}", ranking.table(game.n_answers(), a.top));
     if interrupted {
-        eprintln!(
+        errln!(
             "interrupted: finished openers are saved in {}; rerun the same command to resume",
             a.results.display()
         );

@@ -185,7 +185,8 @@ fn body_error(e: bincode::error::DecodeError) -> String {
 
 /// Writes a tree file atomically.
 pub fn save(tree: &Tree, path: &Path) -> Result<(), FileError> {
-    super::write_atomic(path, &encode(tree)).map_err(|e| FileError::Write(path.to_path_buf(), e))
+    crate::results::write_atomic(path, &encode(tree))
+        .map_err(|e| FileError::Write(path.to_path_buf(), e))
 }
 
 /// Reads a tree file: a valid tree for `game` (built on its lists), or an error. At

@@ -394,9 +394,8 @@ mod tests {
                 (3 + next(200), 400)
             };
             let start = next(game.n_answers() - width);
-            let mut ids: Vec<AnswerId> = (0..n)
-                .map(|_| AnswerId::new(start + next(width)))
-                .collect();
+            let mut ids: Vec<AnswerId> =
+                (0..n).map(|_| AnswerId::new(start + next(width))).collect();
             ids.sort_unstable();
             ids.dedup();
             let n = ids.len();

@@ -93,7 +93,11 @@ impl TranspositionTable {
         let bucket = self.map.get(&h)?;
         let found = bucket
             .iter()
-            .find(|e| e.left == left && e.hard_key == hard_key && AnswerId::raw(&e.ids) == AnswerId::raw(ids))
+            .find(|e| {
+                e.left == left
+                    && e.hard_key == hard_key
+                    && AnswerId::raw(&e.ids) == AnswerId::raw(ids)
+            })
             .map(|e| e.bound);
         drop(bucket);
         found
@@ -114,10 +118,11 @@ impl TranspositionTable {
         let mut added = 0;
         {
             let mut bucket = self.map.entry(h).or_default();
-            match bucket
-                .iter_mut()
-                .find(|e| e.left == left && e.hard_key == hard_key && AnswerId::raw(&e.ids) == AnswerId::raw(ids))
-            {
+            match bucket.iter_mut().find(|e| {
+                e.left == left
+                    && e.hard_key == hard_key
+                    && AnswerId::raw(&e.ids) == AnswerId::raw(ids)
+            }) {
                 Some(e) => match (e.bound, bound) {
                     (Bound::Exact(..), _) => {}
                     (Bound::Lower(old), Bound::Lower(new)) if old >= new => {}

@@ -1,0 +1,49 @@
+//! Standard output, the one way commands print: `outln!`/`out!` write through
+//! [`write`], which turns a failed write (a full disk, `> /dev/full`) into an error
+//! naming standard output (exit 2) instead of the panic `println!` gives. A closed
+//! pipe (`| head`) still ends the process quietly: SIGPIPE keeps its default action
+//! (see main.rs), so that write never returns. Warnings go through `errln!`, which
+//! never panics either.
+
+use std::io::Write;
+
+/// Prints a line on standard output; `?`s a write error out of the calling function.
+macro_rules! outln {
+    () => {
+        $crate::cli::out::write(format_args!("\n"))?
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::out::write(format_args!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
+/// Prints on standard output without a line break (see [`outln!`]).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::out::write(format_args!($($arg)*))?
+    };
+}
+
+/// Prints a line on standard error (warnings); a failed write is ignored, as there is
+/// nowhere left to report it.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// Writes to standard output (line-buffered: a whole line is written at once).
+pub fn write(args: std::fmt::Arguments) -> anyhow::Result<()> {
+    std::io::stdout()
+        .lock()
+        .write_fmt(args)
+        .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
+}
+
+/// Flushes what a command printed without a final line break.
+pub fn flush() -> anyhow::Result<()> {
+    std::io::stdout()
+        .flush()
+        .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
+}

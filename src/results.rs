@@ -1,0 +1,663 @@
+//! Result files and results directories, and the one way every file is written.
+//!
+//! Owns:
+//! - [`write_atomic`], which every command that writes a file goes through: a regular
+//!   file (or a path that does not exist yet) is replaced atomically (a temporary file
+//!   beside it, synced, renamed over it), so a reader never sees half a file; a
+//!   symlink is followed and its target is the file written (the link stays); a
+//!   character device or a FIFO is written through (`--out /dev/stdout` works and
+//!   `/dev/null` stays a device); anything else (a directory, a block device, a
+//!   socket) is refused. It never replaces what is not a regular file.
+//! - The result-file format, a small text file of `key=value` lines whose header
+//!   identifies what it holds ([`Header`]: format version, kind of result, lists and
+//!   their checksum, mode, maximum guesses); the rest are the kind's own fields
+//!   ([`ResultFile`]). Used by `openers` (kind `openers`) and `check --opener any`
+//!   (kind `within`); any other per-item result fits the same frame.
+//! - [`ResultsDir`]: one file per item (an opener, say), named
+//!   `STEM.MODE.LISTS.TAGD` (e.g. `salet.normal.wordle.max6`). Opening a directory
+//!   removes the temporary files that killed runs left behind (their process is gone
+//!   and they predate this run: a live process's temporary file, e.g. a concurrent
+//!   shard's, is kept; a shard on another machine sharing the directory has a process
+//!   id not alive here, so its temporary file, alive for milliseconds, may be taken
+//!   for stale, and [`write_atomic`] then writes it once more). Scanning reads only regular files (a FIFO or a device among
+//!   the results would block or never end: skipped with a warning) of at most
+//!   [`MAX_FILE`] bytes; a malformed or mismatched file is a warning naming it, and its
+//!   item is computed again.
+//! - [`Shard`]: deterministic slices of an item list (`--shard i/n`).
+//!
+//! Invariants: [`ResultFile::encode`] and [`ResultFile::decode`] round-trip every file
+//! the writer can produce (a property test checks it with arbitrary values); a write
+//! error is always returned to the caller (the callers stop the run and name the
+//! file; an I/O fault never turns into a verdict).
+//!
+//! Files written before the header existed (the `openers` and `check --opener any`
+//! files of earlier versions, which lack `format` and `kind`; the latter wrote
+//! `lists=NAME CHECKSUM`) are read as version 1 of the kind the directory expects, so
+//! long runs resume across the upgrade.
+
+use crate::game::{mode_name, parse_mode, Game};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::SystemTime;
+
+/// The first line of every result file names the format and its version.
+pub const FORMAT: &str = "wordle-tree-results";
+/// The version this build writes and reads.
+pub const VERSION: u32 = 1;
+/// Result files are a few hundred bytes; anything over this is not one.
+pub const MAX_FILE: u64 = 64 * 1024;
+
+/// What can go wrong with a results directory, a result file or a shard.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// The I/O error is part of the message (not a `source`), so a report that
+    /// prints causes does not repeat it.
+    #[error("{0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    #[error("{0}: malformed result file: {1}")]
+    Malformed(PathBuf, String),
+    #[error("bad shard '{0}' (--shard i/n): {1}")]
+    BadShard(String, String),
+}
+
+/// The time this process first touched results (its run start, for stale temp files).
+fn run_start() -> SystemTime {
+    static START: OnceLock<SystemTime> = OnceLock::new();
+    *START.get_or_init(SystemTime::now)
+}
+
+/// Where a path leads after following symlinks (up to 40, as the kernel does): the
+/// path itself when it is not a symlink; a dangling link's target (to be created).
+fn follow_links(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
+}
+
+/// True for a character device or a FIFO: written through, never replaced.
+#[cfg(unix)]
+fn is_stream(ft: &std::fs::FileType) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    ft.is_char_device() || ft.is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_stream(_: &std::fs::FileType) -> bool {
+    false
+}
+
+/// The temporary file name `write_atomic` uses beside `name`, for process `pid`.
+fn temp_name(name: &str, pid: u32) -> String {
+    format!(".{name}.tmp.{pid}")
+}
+
+/// The process id in a temporary file name, if `name` is one.
+fn temp_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?;
+    let (_, pid) = rest.rsplit_once(".tmp.")?;
+    pid.parse().ok()
+}
+
+/// Writes `bytes` to `path` (see the module doc): atomically for a regular file or a
+/// new one, through for a character device or a FIFO, at a symlink's target. The
+/// error says what failed; callers add the path.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_file(path, bytes, true)
+}
+
+/// [`write_atomic`], writing through a character device or a FIFO only when
+/// `through` (a result file never is: a FIFO there has no reader and would block).
+fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
+    // What the path leads to, links followed by the kernel (so `/dev/stdout`, a link
+    // to `/proc/self/fd/1` and on to a pipe, is seen as the pipe).
+    let existing = match std::fs::metadata(path) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    if let Some(m) = &existing {
+        let ft = m.file_type();
+        if ft.is_dir() {
+            return Err(std::io::Error::other("is a directory"));
+        }
+        if is_stream(&ft) && through {
+            let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
+            return f.write_all(bytes).and_then(|()| f.flush());
+        }
+        if !ft.is_file() {
+            return Err(std::io::Error::other(
+                "not a regular file; refusing to replace it",
+            ));
+        }
+    }
+    // A regular file or none: replaced beside the file the links lead to.
+    let target = follow_links(path)?;
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| std::io::Error::other("not a file name"))?;
+    let tmp = dir.join(temp_name(&name, std::process::id()));
+    let attempt = || {
+        // `create_new`: never follows a link or reuses a file planted at the temp name.
+        let _ = std::fs::remove_file(&tmp);
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        if let Some(m) = &existing {
+            // The replaced file keeps its permissions.
+            let _ = std::fs::set_permissions(&tmp, m.permissions());
+        }
+        std::fs::rename(&tmp, &target)
+    };
+    let mut result = attempt();
+    if result
+        .as_ref()
+        .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    {
+        // The temporary file vanished before the rename: another machine's run
+        // sharing the directory took it for a killed run's (its process id is not
+        // alive there). Once more.
+        result = attempt();
+    }
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// True when process `pid` exists on this machine (unknown: assumed alive).
+fn pid_alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(p) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        if p <= 0 {
+            return false;
+        }
+        // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+        let r = unsafe { libc::kill(p, 0) };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
+/// Removes the temporary files of [`write_atomic`] that killed runs left in `dir`:
+/// those last modified before this run started whose process is gone (or is this
+/// process, the id having been reused). Returns how many were removed.
+pub fn remove_stale_temps(dir: &Path) -> usize {
+    let start = run_start();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = temp_pid(&name) else { continue };
+        let Ok(m) = e.metadata() else { continue };
+        let old = m.modified().is_ok_and(|t| t < start);
+        let dead = pid == std::process::id() || !pid_alive(pid);
+        if m.is_file() && old && dead && std::fs::remove_file(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Reads a regular file of at most [`MAX_FILE`] bytes; `Ok(None)` for anything that is
+/// not a regular file (opened without blocking, so a FIFO cannot hang the reader).
+pub fn read_regular(path: &Path) -> std::io::Result<Option<String>> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Ok(None);
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = options.open(path)?;
+    if !f.metadata()?.is_file() {
+        return Ok(None);
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX_FILE + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(std::io::Error::other(format!(
+            "larger than {MAX_FILE} bytes: not a result file"
+        )));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| std::io::Error::other("not UTF-8 text: not a result file"))
+}
+
+/// One of `count` deterministic slices of a list (1-based `index`): the items at
+/// positions `p` with `p % count == index - 1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole list.
+    pub const ALL: Shard = Shard { index: 1, count: 1 };
+
+    /// Parses `i/n` with `1 <= i <= n`.
+    pub fn parse(s: &str) -> Result<Shard, ResultsError> {
+        let bad = |why: &str| ResultsError::BadShard(s.to_string(), why.to_string());
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| bad("expected i/n, e.g. 2/8"))?;
+        let i: usize = i
+            .trim()
+            .parse()
+            .map_err(|_| bad("i is not a whole number"))?;
+        let n: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| bad("n is not a whole number"))?;
+        if n == 0 {
+            return Err(bad("n must be at least 1"));
+        }
+        if i == 0 || i > n {
+            return Err(bad(&format!("i must be from 1 to {n}")));
+        }
+        Ok(Shard { index: i, count: n })
+    }
+
+    /// True when position `p` of the list belongs to this shard.
+    pub fn contains(&self, p: usize) -> bool {
+        p % self.count == self.index - 1
+    }
+
+    /// The items of `list` in this shard, in list order.
+    pub fn select<T: Copy>(&self, list: &[T]) -> Vec<T> {
+        list.iter()
+            .enumerate()
+            .filter(|(p, _)| self.contains(*p))
+            .map(|(_, &x)| x)
+            .collect()
+    }
+}
+
+/// A kind of result: its name in the header and the tag its file names end with
+/// (followed by the maximum guesses).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kind {
+    pub name: &'static str,
+    pub file_tag: &'static str,
+}
+
+/// What a result file is about: every file of a directory scan must match it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub kind: String,
+    /// [`Game::list_tag`] of the lists.
+    pub list: String,
+    pub checksum: u64,
+    pub hard: bool,
+    pub max_guesses: u8,
+}
+
+impl Header {
+    pub fn new(kind: Kind, game: &Game, hard: bool, max_guesses: u8) -> Header {
+        Header {
+            kind: kind.name.to_string(),
+            list: game.list_tag(),
+            checksum: game.checksum,
+            hard,
+            max_guesses,
+        }
+    }
+}
+
+/// Header keys, in file order (after `format`).
+const HEADER_KEYS: [&str; 6] = ["format", "kind", "list", "checksum", "mode", "max_guesses"];
+
+/// A result file: its header and the kind's own `key=value` fields, in order.
+///
+/// Keys are non-empty ASCII `[a-z0-9_]`; values are single-line text whose leading
+/// and trailing spaces are not kept. [`ResultFile::set`] enforces both.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultFile {
+    pub header: Header,
+    fields: Vec<(String, String)>,
+}
+
+impl ResultFile {
+    pub fn new(header: Header) -> ResultFile {
+        ResultFile {
+            header,
+            fields: Vec::new(),
+        }
+    }
+
+    /// Sets a field (replacing an earlier value of the key).
+    ///
+    /// # Panics
+    /// On a key outside `[a-z0-9_]+`, a header key, or a value with a line break or
+    /// surrounding spaces: those would not read back, so they are programming errors.
+    pub fn set(&mut self, key: &str, value: impl ToString) -> &mut ResultFile {
+        let value = value.to_string();
+        assert!(
+            !key.is_empty()
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+                && !HEADER_KEYS.contains(&key),
+            "result field key '{key}'"
+        );
+        assert!(
+            !value.contains(['\n', '\r']) && value.trim() == value,
+            "result field value '{value}'"
+        );
+        match self.fields.iter_mut().find(|(k, _)| k == key) {
+            Some(slot) => slot.1 = value,
+            None => self.fields.push((key.to_string(), value)),
+        }
+        self
+    }
+
+    /// A field's value.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The file text.
+    pub fn encode(&self) -> String {
+        let h = &self.header;
+        let mut out = format!(
+            "format={FORMAT} {VERSION}\nkind={}\nlist={}\nchecksum={:016x}\nmode={}\nmax_guesses={}\n",
+            h.kind,
+            h.list,
+            h.checksum,
+            mode_name(h.hard),
+            h.max_guesses
+        );
+        for (k, v) in &self.fields {
+            out += &format!("{k}={v}\n");
+        }
+        out
+    }
+
+    /// Parses a file's text (`path` only names it in errors). A file without the
+    /// `format` line is a version 1 file of `legacy_kind` written before the header.
+    pub fn decode(text: &str, path: &Path, legacy_kind: &str) -> Result<ResultFile, ResultsError> {
+        let bad = |why: String| ResultsError::Malformed(path.into(), why);
+        let mut map: BTreeMap<&str, &str> = BTreeMap::new();
+        let mut order = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let (k, v) = line.split_once('=').ok_or_else(|| {
+                bad(format!(
+                    "line {}: expected key=value, got '{}'",
+                    i + 1,
+                    clip(line)
+                ))
+            })?;
+            let (k, v) = (k.trim(), v.trim());
+            if map.insert(k, v).is_some() {
+                return Err(bad(format!("line {}: '{}' appears twice", i + 1, clip(k))));
+            }
+            order.push(k);
+        }
+        // `check --opener any` files before the header: `lists=NAME CHECKSUM`.
+        if !map.contains_key("format") && !map.contains_key("list") {
+            if let Some((name, sum)) = map.get("lists").and_then(|l| l.split_once(' ')) {
+                map.insert("list", name.trim());
+                map.insert("checksum", sum.trim());
+                map.remove("lists");
+                order.retain(|k| *k != "lists");
+            }
+        }
+        let get = |k: &str| {
+            map.get(k)
+                .copied()
+                .ok_or_else(|| bad(format!("missing '{k}'")))
+        };
+        let kind = match map.get("format") {
+            Some(f) => {
+                let version = f
+                    .strip_prefix(FORMAT)
+                    .and_then(|v| v.trim().parse::<u32>().ok())
+                    .ok_or_else(|| bad(format!("format '{}' is not {FORMAT} N", clip(f))))?;
+                if version != VERSION {
+                    return Err(bad(format!(
+                        "format version {version} (this build reads version {VERSION})"
+                    )));
+                }
+                get("kind")?.to_string()
+            }
+            None => legacy_kind.to_string(),
+        };
+        let checksum = u64::from_str_radix(get("checksum")?, 16)
+            .map_err(|_| bad("'checksum' is not hexadecimal".into()))?;
+        let hard = parse_mode(get("mode")?)
+            .ok_or_else(|| bad(format!("unknown mode '{}'", clip(map["mode"]))))?;
+        let max_guesses: u8 = get("max_guesses")?
+            .parse()
+            .map_err(|_| bad("'max_guesses' is not a number from 0 to 255".into()))?;
+        let header = Header {
+            kind,
+            list: get("list")?.to_string(),
+            checksum,
+            hard,
+            max_guesses,
+        };
+        let fields = order
+            .into_iter()
+            .filter(|k| !HEADER_KEYS.contains(k))
+            .map(|k| (k.to_string(), map[k].to_string()))
+            .collect();
+        Ok(ResultFile { header, fields })
+    }
+}
+
+/// At most 40 characters of some input, for messages.
+fn clip(s: &str) -> String {
+    match s.char_indices().nth(40) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// The result files of one kind, game, mode and maximum guesses in a directory.
+pub struct ResultsDir {
+    pub path: PathBuf,
+    kind: Kind,
+    header: Header,
+}
+
+/// What a directory scan found: the files by stem, and one warning per file that
+/// could not be used (named).
+#[derive(Default)]
+pub struct Scan {
+    pub files: BTreeMap<String, ResultFile>,
+    pub warnings: Vec<String>,
+}
+
+impl ResultsDir {
+    /// Opens (creating it if needed) the directory for results of `kind` for `game`
+    /// in this mode, and removes stale temporary files ([`remove_stale_temps`]).
+    pub fn open(
+        path: &Path,
+        kind: Kind,
+        game: &Game,
+        hard: bool,
+        max_guesses: u8,
+    ) -> Result<ResultsDir, ResultsError> {
+        run_start();
+        let io = |e: std::io::Error| ResultsError::Io(path.into(), e);
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(io(std::io::Error::other(
+                    "not a directory (a results directory was expected)",
+                )))
+            }
+            Err(_) => std::fs::create_dir_all(path).map_err(|e| {
+                io(std::io::Error::new(
+                    e.kind(),
+                    format!("cannot create the results directory: {e}"),
+                ))
+            })?,
+        }
+        remove_stale_temps(path);
+        Ok(ResultsDir {
+            path: path.into(),
+            kind,
+            header: Header::new(kind, game, hard, max_guesses),
+        })
+    }
+
+    /// The header every file of this directory (kind, game, mode) carries.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The suffix every file name of this kind, game and mode ends with.
+    pub fn suffix(&self) -> String {
+        format!(
+            ".{}.{}.{}{}",
+            mode_name(self.header.hard),
+            self.header.list,
+            self.kind.file_tag,
+            self.header.max_guesses
+        )
+    }
+
+    /// The file holding the result of item `stem`.
+    pub fn file(&self, stem: &str) -> PathBuf {
+        self.path.join(format!("{stem}{}", self.suffix()))
+    }
+
+    /// Reads every result file of this kind, game and mode. Files of other kinds,
+    /// lists or modes are not looked at; a non-regular, malformed or mismatched file
+    /// becomes a warning naming it.
+    pub fn scan(&self) -> Result<Scan, ResultsError> {
+        let suffix = self.suffix();
+        let entries =
+            std::fs::read_dir(&self.path).map_err(|e| ResultsError::Io(self.path.clone(), e))?;
+        let mut names: Vec<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(&suffix) && n.len() > suffix.len() && !n.starts_with('.'))
+            .collect();
+        names.sort();
+        let mut scan = Scan::default();
+        for name in names {
+            let path = self.path.join(&name);
+            let stem = &name[..name.len() - suffix.len()];
+            match self.read_one(&path) {
+                Ok(Some(f)) => {
+                    scan.files.insert(stem.to_string(), f);
+                }
+                Ok(None) => scan
+                    .warnings
+                    .push(format!("{}: not a regular file (ignored)", path.display())),
+                Err(e) => scan.warnings.push(format!("{e} (ignored)")),
+            }
+        }
+        Ok(scan)
+    }
+
+    fn read_one(&self, path: &Path) -> Result<Option<ResultFile>, ResultsError> {
+        let Some(text) = read_regular(path).map_err(|e| ResultsError::Io(path.into(), e))? else {
+            return Ok(None);
+        };
+        let f = ResultFile::decode(&text, path, self.kind.name)?;
+        if f.header != self.header {
+            return Err(ResultsError::Malformed(
+                path.into(),
+                "written for another kind, lists, mode or maximum guesses (stale)".into(),
+            ));
+        }
+        Ok(Some(f))
+    }
+
+    /// Writes the result of item `stem` atomically; the error names the file. Only a
+    /// regular file (or none) is replaced: anything else at the path is an error.
+    pub fn write(&self, stem: &str, file: &ResultFile) -> Result<(), ResultsError> {
+        debug_assert_eq!(file.header, self.header);
+        let path = self.file(stem);
+        write_file(&path, file.encode().as_bytes(), false).map_err(|e| ResultsError::Io(path, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temp_names_give_back_their_pid() {
+        assert_eq!(
+            temp_pid(&temp_name("salet.normal.wordle.max6", 4242)),
+            Some(4242)
+        );
+        assert_eq!(temp_pid("salet.normal.wordle.max6"), None);
+        assert_eq!(temp_pid(".x.tmp.notapid"), None);
+    }
+
+    #[test]
+    fn files_from_before_the_header_are_read() {
+        let openers = "opener=salet\nlist=wordle\nchecksum=00000000000000ff\nmode=hard\nmax_guesses=6\nresult=exact 7920\n";
+        let f = ResultFile::decode(openers, Path::new("x"), "openers").unwrap();
+        assert_eq!(f.header.kind, "openers");
+        assert_eq!((f.header.checksum, f.header.hard), (255, true));
+        assert_eq!(f.get("result"), Some("exact 7920"));
+        let within = "opener=salet\nlists=wordle 00000000000000ff\nmode=normal\nmax_guesses=4\nresult=refuted\nseconds=0.5\n";
+        let f = ResultFile::decode(within, Path::new("x"), "within").unwrap();
+        assert_eq!(f.header.list, "wordle");
+        assert_eq!(f.header.checksum, 255);
+        assert_eq!(f.get("lists"), None);
+        assert_eq!(f.get("result"), Some("refuted"));
+    }
+
+    #[test]
+    fn other_versions_and_repeated_keys_are_refused() {
+        let next = format!("format={FORMAT} 2\nkind=openers\n");
+        let e = ResultFile::decode(&next, Path::new("x"), "openers").unwrap_err();
+        assert!(e.to_string().contains("format version 2"), "{e}");
+        let twice = "mode=normal\nmode=hard\n";
+        let e = ResultFile::decode(twice, Path::new("x"), "openers").unwrap_err();
+        assert!(e.to_string().contains("'mode' appears twice"), "{e}");
+    }
+
+    #[test]
+    fn clip_cuts_long_input() {
+        assert_eq!(clip("short"), "short");
+        assert_eq!(clip(&"x".repeat(100)), format!("{}...", "x".repeat(40)));
+    }
+}
