@@ -413,7 +413,8 @@ pub struct Tally {
     pub dismissed: usize,
     pub skipped: usize,
     pub best: Option<u64>,
-    pub cutoff: u64,
+    /// The cutoff now (`None`: none yet).
+    pub cutoff: Option<u64>,
 }
 
 /// What a run did.
@@ -422,8 +423,8 @@ pub struct Summary {
     pub computed: Vec<Record>,
     pub skipped: usize,
     pub interrupted: bool,
-    /// The cutoff at the end of the run.
-    pub cutoff: u64,
+    /// The cutoff at the end of the run (`None`: none).
+    pub cutoff: Option<u64>,
     pub warnings: Vec<String>,
 }
 
@@ -433,17 +434,39 @@ struct Exacts {
 }
 
 impl Exacts {
-    fn cutoff(&self, settings: &Settings) -> u64 {
-        if let Some(c) = settings.cutoff {
-            return c;
+    fn cutoff(&self, settings: &Settings) -> Option<u64> {
+        if settings.cutoff.is_some() {
+            return settings.cutoff;
         }
         let k = settings.top.max(1);
         if self.totals.len() < k {
-            return u64::MAX;
+            return None;
         }
         let mut t = self.totals.clone();
         t.sort_unstable();
-        t[k - 1] + 1
+        Some(t[k - 1] + 1)
+    }
+}
+
+/// The cutoff shared by the workers: it only falls. `None` (no cutoff yet) is kept as
+/// `u64::MAX` inside the atomic, and never seen outside it.
+struct SharedCutoff(AtomicU64);
+
+impl SharedCutoff {
+    fn new(c: Option<u64>) -> SharedCutoff {
+        SharedCutoff(AtomicU64::new(c.unwrap_or(u64::MAX)))
+    }
+
+    fn get(&self) -> Option<u64> {
+        let c = self.0.load(Ordering::Relaxed);
+        (c != u64::MAX).then_some(c)
+    }
+
+    /// Lowers the cutoff to `c` if that is lower.
+    fn lower(&self, c: Option<u64>) {
+        if let Some(c) = c {
+            self.0.fetch_min(c, Ordering::Relaxed);
+        }
     }
 }
 
@@ -505,7 +528,7 @@ pub fn run(
         cutoff: first_cutoff,
         ..Tally::default()
     });
-    let cutoff = AtomicU64::new(tally.lock().unwrap().cutoff);
+    let cutoff = SharedCutoff::new(first_cutoff);
     let computed = Mutex::new(Vec::new());
     let next = AtomicUsize::new(0);
     let failure: Mutex<Option<OpenersError>> = Mutex::new(None);
@@ -527,7 +550,7 @@ pub fn run(
             }
             Outcome::AtLeast(_) | Outcome::CannotFinish => t.dismissed += 1,
         }
-        t.cutoff = cutoff.load(Ordering::Relaxed);
+        t.cutoff = cutoff.get();
         progress(&t);
     };
     std::thread::scope(|s| {
@@ -540,9 +563,8 @@ pub fn run(
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&g) = plan.get(i) else { return };
-                    let c = cutoff.load(Ordering::Relaxed);
-                    let c_opt = (c != u64::MAX).then_some(c);
-                    if let Some(r) = scan.records.get(&g).filter(|r| r.decides(c_opt)) {
+                    let c = cutoff.get();
+                    if let Some(r) = scan.records.get(&g).filter(|r| r.decides(c)) {
                         settle(r, true);
                         continue;
                     }
@@ -567,7 +589,7 @@ pub fn run(
                         hard: settings.hard,
                         max_guesses: settings.max_guesses,
                         outcome,
-                        cutoff: c_opt,
+                        cutoff: c,
                         seconds: t0.elapsed().as_secs_f64(),
                         cpu_seconds: cpu,
                         states: solver.counters().states - states0,
@@ -579,7 +601,7 @@ pub fn run(
                     if let Outcome::Exact(v) = outcome {
                         let mut ex = exacts.lock().unwrap();
                         ex.totals.push(v);
-                        cutoff.fetch_min(ex.cutoff(settings), Ordering::Relaxed);
+                        cutoff.lower(ex.cutoff(settings));
                     }
                     settle(&r, false);
                     computed.lock().unwrap().push(r);
@@ -595,7 +617,7 @@ pub fn run(
         computed: computed.into_inner().unwrap(),
         skipped: t.skipped,
         interrupted: t.done < t.total,
-        cutoff: cutoff.load(Ordering::Relaxed),
+        cutoff: cutoff.get(),
         warnings: scan.warnings,
     })
 }

@@ -160,14 +160,14 @@ fn opener_cost_and_solve_opener_agree_with_cost() {
             assert_eq!(tree.verify(&game).total(), total);
             use wordle_tree::search::OpenerCost;
             assert_eq!(
-                solver.opener_cost(opener, u64::MAX).unwrap(),
+                solver.opener_cost(opener, None).unwrap(),
                 OpenerCost::Exact(total)
             );
             assert_eq!(
-                solver.opener_cost(opener, total + 1).unwrap(),
+                solver.opener_cost(opener, Some(total + 1)).unwrap(),
                 OpenerCost::Exact(total)
             );
-            match solver.opener_cost(opener, total).unwrap() {
+            match solver.opener_cost(opener, Some(total)).unwrap() {
                 OpenerCost::AtLeast(lb) => assert!(lb >= total),
                 other => panic!("cutoff at the optimum must give a bound, got {other:?}"),
             }

@@ -70,11 +70,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         let show = |t: &Tally| {
             bar.set_length(t.total as u64);
             bar.set_position(t.done as u64);
-            let cutoff = if t.cutoff == u64::MAX {
-                "none yet".to_string()
-            } else {
-                t.cutoff.to_string()
-            };
+            let cutoff = t.cutoff.map_or("none yet".into(), |c| c.to_string());
             bar.set_message(format!(
                 "exact {} dismissed {} (reused {}) best {} cutoff {cutoff}",
                 t.exact,
@@ -89,11 +85,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             errln!("warning: {w}");
         }
         interrupted = summary.interrupted;
-        let cutoff = if summary.cutoff == u64::MAX {
-            "none".to_string()
-        } else {
-            summary.cutoff.to_string()
-        };
+        let cutoff = summary.cutoff.map_or("none".into(), |c| c.to_string());
         outln!(
             "shard {}/{}: {} openers searched, {} reused from the results directory; cutoff {cutoff}; {:.1} s wall",
             shard.index,

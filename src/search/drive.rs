@@ -334,10 +334,16 @@ impl Solver<'_> {
         Ok(found)
     }
 
-    /// The least total cost from `opener` over all answers if it is below `cutoff`,
-    /// else a proved lower bound `>= cutoff` ([`OpenerCost::AtLeast`]). Serial, so the
+    /// The least total cost from `opener` over all answers if it is below `cutoff`
+    /// (`None`: no cutoff), else a proved lower bound `>= cutoff`
+    /// ([`OpenerCost::AtLeast`]). Serial, so the
     /// cutoff tightens bucket by bucket; run many openers in parallel instead.
-    pub fn opener_cost(&self, opener: GuessId, cutoff: u64) -> Result<OpenerCost, SolveError> {
+    pub fn opener_cost(
+        &self,
+        opener: GuessId,
+        cutoff: Option<u64>,
+    ) -> Result<OpenerCost, SolveError> {
+        let cutoff = cutoff.unwrap_or(u64::MAX);
         let obj = &self.config.objective;
         let ids: Vec<AnswerId> = self.game.all_answer_ids();
         let left = self.config.max_guesses;
