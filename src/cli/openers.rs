@@ -1,7 +1,8 @@
 //! The `openers` command: exact totals for many openers, resumable and shardable (see
 //! `wordle_tree::openers`); the progress bar, the timing report and the ranking table.
 
-use super::{describe, peak_memory_mib, Ctx};
+use super::bench::peak_memory_mib;
+use super::{describe, Ctx};
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
