@@ -10,7 +10,7 @@
 //! replaying each answer: the work is one guess scan per node, not per answer.
 
 use crate::candidates::count_buckets;
-use crate::feedback::{Feedback, FEEDBACKS};
+use crate::feedback::FEEDBACKS;
 use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
 use crate::table::FeedbackTable;
@@ -261,10 +261,10 @@ fn play(
     buckets
         .into_par_iter()
         .flat_map_iter(|(f, bucket)| {
-            if Feedback(f).is_all_green() {
+            if f.is_all_green() {
                 vec![(bucket[0], depth)]
             } else {
-                let next = revealed.map(|r| r.after(game.guesses[guess.index()], Feedback(f)));
+                let next = revealed.map(|r| r.after(game.guesses[guess.index()], f));
                 play(game, table, metric, &bucket, depth + 1, next, None)
             }
         })

@@ -137,13 +137,13 @@ impl Candidates {
     }
 
     /// Keeps only the answers that give `feedback` to `guess`.
-    pub fn keep_feedback(&mut self, table: &FeedbackTable, guess: GuessId, feedback: u8) {
+    pub fn keep_feedback(&mut self, table: &FeedbackTable, guess: GuessId, feedback: Feedback) {
         let row = table.row(guess);
         for (i, word) in self.bits.as_raw_mut_slice().iter_mut().enumerate() {
             let mut w = *word;
             while w != 0 {
                 let bit = w.trailing_zeros() as usize;
-                if row[i * 64 + bit] != feedback {
+                if row[i * 64 + bit] != feedback.0 {
                     *word &= !(1u64 << bit);
                 }
                 w &= w - 1;
@@ -262,17 +262,17 @@ pub fn partition(
     table: &FeedbackTable,
     guess: GuessId,
     ids: &[AnswerId],
-) -> Vec<(u8, Vec<AnswerId>)> {
+) -> Vec<(Feedback, Vec<AnswerId>)> {
     let row = table.row(guess);
     let mut buckets: Vec<Vec<AnswerId>> = vec![Vec::new(); FEEDBACKS];
     for &a in ids {
         buckets[row[a.index()] as usize].push(a);
     }
-    let out: Vec<(u8, Vec<AnswerId>)> = buckets
+    let out: Vec<(Feedback, Vec<AnswerId>)> = buckets
         .into_iter()
         .enumerate()
         .filter(|(_, b)| !b.is_empty())
-        .map(|(f, b)| (f as u8, b))
+        .map(|(f, b)| (Feedback(f as u8), b))
         .collect();
     debug_assert_eq!(out.iter().map(|(_, b)| b.len()).sum::<usize>(), ids.len());
     out

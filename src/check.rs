@@ -15,6 +15,7 @@
 //! error, never with a verdict.
 
 use crate::candidates::Candidates;
+use crate::feedback::Feedback;
 use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
 use crate::results::{Kind, ResultFile, ResultsDir, ResultsError};
@@ -37,7 +38,7 @@ const SOLVED_TREES_ARE_VALID: &str = "the solver's trees are valid";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evidence {
     /// The opener's feedback that leads to the state.
-    pub feedback: u8,
+    pub feedback: Feedback,
     pub candidates: Vec<AnswerId>,
     /// Guesses left after the opener.
     pub left: u8,

@@ -8,8 +8,25 @@
 use crate::word::Word;
 use std::fmt;
 
-/// The colours of one guess against one answer, packed base 3 (`0..243`).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+/// The colours of one guess against one answer, packed base 3 (`0..243`). Serialised
+/// as its byte. The feedback table stores the bytes themselves (`FeedbackTable::row`),
+/// which the scan kernels read directly; everywhere else a feedback travels as this
+/// type.
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Debug,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(transparent)]
+#[repr(transparent)]
 pub struct Feedback(pub u8);
 
 /// Number of distinct feedback values.

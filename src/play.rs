@@ -540,7 +540,7 @@ fn solve_after_opener(
                 guesses += g;
             }
         }
-        branches.push((f.0, plan));
+        branches.push((f, plan));
     }
     let proof = if exact {
         Proof::Exact

@@ -36,7 +36,7 @@ const MAX_PROBLEMS: usize = 100;
 pub struct Node {
     pub guess: GuessId,
     /// `(feedback, subtree)`, sorted by feedback value; all-green has no branch.
-    pub branches: Vec<(u8, Node)>,
+    pub branches: Vec<(Feedback, Node)>,
 }
 
 impl Node {
@@ -44,7 +44,7 @@ impl Node {
     #[inline]
     pub fn child(&self, feedback: Feedback) -> Option<&Node> {
         self.branches
-            .binary_search_by_key(&feedback.0, |(f, _)| *f)
+            .binary_search_by_key(&feedback, |(f, _)| *f)
             .ok()
             .map(|i| &self.branches[i].1)
     }
@@ -359,41 +359,40 @@ impl Validation<'_> {
         }
         for (i, (f, _)) in node.branches.iter().enumerate() {
             let f = *f;
-            if f as usize >= FEEDBACKS {
+            if f.0 as usize >= FEEDBACKS {
                 self.problem(format!(
-                    "'{word}' has a branch for {f}, not a feedback value"
+                    "'{word}' has a branch for {}, not a feedback value",
+                    f.0
                 ));
                 return;
             }
-            if Feedback(f).is_all_green() {
-                self.problem(format!("'{word}' has a branch for {}", Feedback(f)));
+            if f.is_all_green() {
+                self.problem(format!("'{word}' has a branch for {f}"));
                 return;
             }
             if i > 0 && node.branches[i - 1].0 >= f {
                 self.problem(format!(
-                    "the branches of '{word}' are not sorted and distinct ({} before {})",
-                    Feedback(node.branches[i - 1].0),
-                    Feedback(f)
+                    "the branches of '{word}' are not sorted and distinct ({} before {f})",
+                    node.branches[i - 1].0,
                 ));
                 return;
             }
         }
         // The buckets: candidates grouped by the feedback `word` gets.
-        let mut by_feedback: Vec<(u8, AnswerId)> = candidates
+        let mut by_feedback: Vec<(Feedback, AnswerId)> = candidates
             .iter()
-            .map(|&a| (Feedback::compute(word, game.answers[a.index()]).0, a))
+            .map(|&a| (Feedback::compute(word, game.answers[a.index()]), a))
             .collect();
         by_feedback.sort_unstable();
         let mut bucket: Vec<AnswerId> = Vec::new();
         let mut i = 0;
         while i < by_feedback.len() {
-            let f = by_feedback[i].0;
+            let feedback = by_feedback[i].0;
             bucket.clear();
-            while i < by_feedback.len() && by_feedback[i].0 == f {
+            while i < by_feedback.len() && by_feedback[i].0 == feedback {
                 bucket.push(by_feedback[i].1);
                 i += 1;
             }
-            let feedback = Feedback(f);
             if feedback.is_all_green() {
                 continue;
             }
@@ -420,8 +419,7 @@ impl Validation<'_> {
         for (f, _) in &node.branches {
             if by_feedback.binary_search_by_key(f, |&(g, _)| g).is_err() {
                 self.problem(format!(
-                    "'{word}' has a branch for {}, which no answer reaching it gives",
-                    Feedback(*f)
+                    "'{word}' has a branch for {f}, which no answer reaching it gives"
                 ));
             }
         }

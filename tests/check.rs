@@ -27,7 +27,7 @@ fn brute_from(
     let word = game.guesses[opener.index()];
     let mut cost = 0;
     for (f, b) in wordle_tree::candidates::partition(table, opener, &ids) {
-        let fb = wordle_tree::Feedback(f);
+        let fb = f;
         cost += if fb.is_all_green() {
             common::answer_cost(obj, max, b[0], 1)
         } else {

@@ -24,7 +24,7 @@ use wordle_tree::play::{self, Advice, Guide};
 use wordle_tree::search::{Config, Solver};
 use wordle_tree::tree::{Node, Tree};
 use wordle_tree::word::{Word, WordList};
-use wordle_tree::{FeedbackTable, Game, ListSource};
+use wordle_tree::{Feedback, FeedbackTable, Game, ListSource};
 
 fn cases(default: u32) -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
@@ -264,7 +264,7 @@ fn apply(root: &mut Node, change: &Change) {
             let node = nth(root, n);
             let len = node.branches.len();
             if len > 0 {
-                node.branches[b % len].0 = f;
+                node.branches[b % len].0 = Feedback(f);
             }
         }
         Change::DuplicateBranch(n, b) => {
@@ -294,7 +294,7 @@ fn apply(root: &mut Node, change: &Change) {
             );
             *node = Node {
                 guess: inner.guess,
-                branches: vec![(f, inner)],
+                branches: vec![(Feedback(f), inner)],
             };
         }
     }

@@ -124,10 +124,7 @@ fn a_missing_branch_is_refused_at_load() {
     let (f, _) = root.branches.remove(5);
     let msg = refused(&crafted(&game, false, 6, &root), &game);
     assert!(
-        msg.contains(&format!(
-            "at the root, 'salet' has no branch for {}",
-            Feedback(f)
-        )),
+        msg.contains(&format!("at the root, 'salet' has no branch for {}", f)),
         "{msg}"
     );
     // `export` printed 2094 of 2315 lines and exited 0; now it refuses.
@@ -159,7 +156,7 @@ fn unsorted_duplicate_and_green_branches_are_refused() {
 
     let mut root = shipped_root(&game);
     root.branches.push((
-        Feedback::ALL_GREEN.0,
+        Feedback::ALL_GREEN,
         Node {
             guess: GuessId(0),
             branches: vec![],
@@ -169,7 +166,7 @@ fn unsorted_duplicate_and_green_branches_are_refused() {
     assert!(msg.contains("'salet' has a branch for GGGGG"), "{msg}");
 
     let mut root = shipped_root(&game);
-    root.branches[0].0 = 250;
+    root.branches[0].0 = Feedback(250);
     let msg = refused(&crafted(&game, false, 6, &root), &game);
     assert!(msg.contains("not a feedback value"), "{msg}");
 }
@@ -180,11 +177,14 @@ fn a_branch_no_answer_reaches_is_refused() {
     let table = FeedbackTable::build(&game);
     let mut root = shipped_root(&game);
     let ids: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
-    let given: Vec<u8> = partition(&table, root.guess, &ids)
+    let given: Vec<Feedback> = partition(&table, root.guess, &ids)
         .into_iter()
         .map(|(f, _)| f)
         .collect();
-    let empty = (0..242u8).find(|f| !given.contains(f)).unwrap();
+    let empty = (0..242u8)
+        .map(Feedback)
+        .find(|f| !given.contains(f))
+        .unwrap();
     let at = root.branches.partition_point(|(f, _)| *f < empty);
     let leaf = Node {
         guess: GuessId(0),
@@ -195,7 +195,7 @@ fn a_branch_no_answer_reaches_is_refused() {
     assert!(
         msg.contains(&format!(
             "'salet' has a branch for {}, which no answer reaching it gives",
-            Feedback(empty)
+            empty
         )),
         "{msg}"
     );
@@ -271,11 +271,11 @@ fn deep_nesting_is_refused_without_overflowing_the_stack() {
     let three = Node {
         guess: GuessId(0),
         branches: vec![(
-            0,
+            Feedback(0),
             Node {
                 guess: GuessId(0),
                 branches: vec![(
-                    0,
+                    Feedback(0),
                     Node {
                         guess: GuessId(0),
                         branches: vec![],

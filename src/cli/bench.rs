@@ -35,7 +35,7 @@ pub(super) fn off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
         let mut worst: (f64, String, usize) = (0.0, String::new(), 0);
         let start = Instant::now();
         for (f, bucket) in wordle_tree::candidates::partition(&table, opener, &ids) {
-            let feedback = wordle_tree::feedback::Feedback(f);
+            let feedback = f;
             if feedback.is_all_green() {
                 continue;
             }

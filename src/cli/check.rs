@@ -157,7 +157,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
                     .collect();
                 outln!(
                     "evidence: after {opener_word}:{} the {} candidates cannot all be found within {} more guess(es): {}{}",
-                    wordle_tree::feedback::Feedback(e.feedback),
+                    e.feedback,
                     e.candidates.len(),
                     e.left,
                     words.join(" "),

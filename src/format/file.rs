@@ -28,7 +28,7 @@
 //! well, and [`load`] reads no more than the largest file that bound allows.
 
 use crate::echo::echo;
-use crate::feedback::FEEDBACKS;
+use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{Fnv, Game, GuessId};
 use crate::tree::{InvalidTree, Node, Tree, MAX_LIMIT};
 use serde::de::{self, DeserializeSeed, Deserializer, SeqAccess, Visitor};
@@ -340,14 +340,14 @@ impl<'de> Visitor<'de> for NodeSeed {
 struct BranchesSeed(NodeSeed);
 
 impl<'de> DeserializeSeed<'de> for BranchesSeed {
-    type Value = Vec<(u8, Node)>;
+    type Value = Vec<(Feedback, Node)>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_seq(self)
     }
 }
 
 impl<'de> Visitor<'de> for BranchesSeed {
-    type Value = Vec<(u8, Node)>;
+    type Value = Vec<(Feedback, Node)>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a node's branches")
     }
@@ -380,19 +380,19 @@ impl<'de> Visitor<'de> for BranchesSeed {
 struct BranchSeed(NodeSeed);
 
 impl<'de> DeserializeSeed<'de> for BranchSeed {
-    type Value = (u8, Node);
+    type Value = (Feedback, Node);
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_tuple(2, self)
     }
 }
 
 impl<'de> Visitor<'de> for BranchSeed {
-    type Value = (u8, Node);
+    type Value = (Feedback, Node);
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a branch")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let feedback: u8 = next(&mut seq, "branch's feedback")?;
+        let feedback: Feedback = next(&mut seq, "branch's feedback")?;
         let child = next_seed(&mut seq, self.0, "branch's node")?;
         Ok((feedback, child))
     }
@@ -414,7 +414,7 @@ mod tests {
         let root = Node {
             guess: GuessId(0),
             branches: vec![(
-                f.0,
+                f,
                 Node {
                     guess: GuessId(1),
                     branches: vec![],

@@ -4,7 +4,6 @@
 //! sits among its siblings alphabetically). They take a [`Tree`], valid by
 //! construction, so every answer gets its line and every id is in range.
 
-use crate::feedback::Feedback;
 use crate::game::{AnswerId, Game};
 use crate::table::FeedbackTable;
 use crate::tree::{Node, Tree};
@@ -36,9 +35,8 @@ fn walk(
 ) {
     let guess = game.guesses[node.guess.index()];
     let mut buckets = crate::candidates::partition(table, node.guess, ids);
-    buckets.sort_by_key(|(f, _)| Feedback(*f).to_string());
+    buckets.sort_by_key(|(f, _)| f.to_string());
     for (f, bucket) in buckets {
-        let f = Feedback(f);
         let len = prefix.len();
         prefix.push_str(&format!("{guess} {f}{depth}"));
         if f.is_all_green() {
@@ -90,7 +88,6 @@ fn json_node(
 ) -> serde_json::Value {
     let mut branches = serde_json::Map::new();
     for (f, bucket) in crate::candidates::partition(table, node.guess, ids) {
-        let f = Feedback(f);
         let value = match node.child(f) {
             Some(child) if !f.is_all_green() => json_node(game, table, child, &bucket),
             _ => serde_json::Value::Null,

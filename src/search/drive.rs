@@ -258,10 +258,10 @@ impl Solver<'_> {
     }
 
     /// The non-green buckets of `guess` on `ids`.
-    fn branches(&self, guess: GuessId, ids: &[AnswerId]) -> Vec<(u8, Vec<AnswerId>)> {
+    fn branches(&self, guess: GuessId, ids: &[AnswerId]) -> Vec<(Feedback, Vec<AnswerId>)> {
         partition(self.table, guess, ids)
             .into_iter()
-            .filter(|(f, _)| !Feedback(*f).is_all_green())
+            .filter(|(f, _)| !f.is_all_green())
             .collect()
     }
 
@@ -300,7 +300,7 @@ impl Solver<'_> {
             return Err(SolveError::Infeasible(self.config.max_guesses));
         }
         let total = here + results.iter().map(|&v| v as u64).sum::<u64>();
-        let mut branches: Vec<(u8, Node)> = buckets
+        let mut branches: Vec<(Feedback, Node)> = buckets
             .par_iter()
             .map(|(f, b)| (*f, self.build(b, left - 1, &self.after(revealed, word, *f))))
             .collect();
@@ -319,7 +319,7 @@ impl Solver<'_> {
         ids: &[AnswerId],
         left: u8,
         revealed: &Revealed,
-    ) -> Result<Option<(u8, Vec<AnswerId>)>, SolveError> {
+    ) -> Result<Option<(Feedback, Vec<AnswerId>)>, SolveError> {
         let word = self.game.guesses[guess.index()];
         let mut buckets = self.branches(guess, ids);
         buckets.sort_by_key(|(_, b)| b.len());

@@ -275,7 +275,7 @@ impl Solver<'_> {
             if *c > 0 {
                 let size = *c;
                 if f != Feedback::ALL_GREEN.0 as usize {
-                    level.buckets.push((start, size, f as u8, 0));
+                    level.buckets.push((start, size, Feedback(f as u8), 0));
                 }
                 *c = start;
                 start += size;
@@ -308,7 +308,7 @@ impl Solver<'_> {
                 obj.split_bound(m as usize, obj.counted(child), left - 1, level.max_split);
             if m >= 3 && blb < INFEASIBLE {
                 let key = if hard {
-                    revealed.after(word, Feedback(f)).key()
+                    revealed.after(word, f).key()
                 } else {
                     0
                 };

@@ -211,9 +211,9 @@ impl<'a> Solver<'a> {
     }
 
     /// What is revealed after `guess` got feedback `f` (unchanged in normal mode).
-    fn after(&self, revealed: &Revealed, guess: crate::word::Word, f: u8) -> Revealed {
+    fn after(&self, revealed: &Revealed, guess: crate::word::Word, f: Feedback) -> Revealed {
         if self.config.hard {
-            revealed.after(guess, Feedback(f))
+            revealed.after(guess, f)
         } else {
             *revealed
         }

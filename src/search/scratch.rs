@@ -9,7 +9,7 @@
 
 use super::state::Work;
 use super::Counters;
-use crate::feedback::FEEDBACKS;
+use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
 use std::sync::Mutex;
 
@@ -21,7 +21,7 @@ pub(super) struct Level {
     /// The candidates, regrouped bucket by bucket for the guess being expanded.
     pub(super) buf: Vec<AnswerId>,
     /// Non-green buckets of the guess being expanded: (start, size, feedback, bound).
-    pub(super) buckets: Vec<(u32, u32, u8, u32)>,
+    pub(super) buckets: Vec<(u32, u32, Feedback, u32)>,
     /// The guesses handed to the children: one per partition class (normal mode), or
     /// every allowed guess that splits the state (hard mode).
     pub(super) allowed: Vec<GuessId>,

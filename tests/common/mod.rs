@@ -3,7 +3,6 @@
 #![allow(dead_code)]
 
 use wordle_tree::candidates::partition;
-use wordle_tree::feedback::Feedback;
 use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
 use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
@@ -98,15 +97,15 @@ pub fn brute(
             continue;
         }
         let buckets = partition(table, g, ids);
-        if buckets.len() == 1 && !Feedback(buckets[0].0).is_all_green() {
+        if buckets.len() == 1 && !buckets[0].0.is_all_green() {
             continue; // learns nothing: never better than not playing it
         }
         let mut cost = 0u64;
         for (f, b) in &buckets {
-            if Feedback(*f).is_all_green() {
+            if f.is_all_green() {
                 cost += answer_cost(obj, max, b[0], depth);
             } else {
-                let next = revealed.map(|r| r.after(word, Feedback(*f)));
+                let next = revealed.map(|r| r.after(word, *f));
                 cost += brute(game, table, obj, max, b, depth + 1, next);
             }
             if cost >= best {
