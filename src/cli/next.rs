@@ -60,7 +60,7 @@ pub struct PlayArgs {
 }
 
 /// A time limit in seconds: a finite number, zero or more.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .trim()
         .parse()
@@ -97,7 +97,7 @@ fn shipped_tree(game: &Game, hard: bool) -> Result<PathBuf> {
 /// mode. No full replay (`verify`, 1.9 ms of the ~5 ms a cold `next` takes): every
 /// answer `next` reports on is walked through the subtree anyway, and a tree that
 /// misses one is refused then.
-fn load_tree(ctx: &Ctx, path: Option<&Path>) -> Result<(Tree, PathBuf)> {
+pub(super) fn load_tree(ctx: &Ctx, path: Option<&Path>) -> Result<(Tree, PathBuf)> {
     let path = match path {
         Some(p) => p.to_path_buf(),
         None => shipped_tree(ctx.game, ctx.hard)?,
