@@ -70,7 +70,11 @@ pub struct Value {
 
 impl Value {
     fn exact(cost: u64, n: usize) -> Value {
-        Value { lo: cost, hi: cost, n }
+        Value {
+            lo: cost,
+            hi: cost,
+            n,
+        }
     }
     pub fn is_exact(&self) -> bool {
         self.lo == self.hi
@@ -330,14 +334,22 @@ pub fn review(
 
     // Per state: the best (guess, value, source, proved) from the tree or solver, and
     // per step the player's non-actual buckets' total.
-    let mut best: Vec<Option<(GuessId, Value, BestSource, bool, bool)>> = vec![None; states.len()];
+    // (guess, value, source, proved optimal, beyond the limit)
+    type Best = (GuessId, Value, BestSource, bool, bool);
+    let mut best: Vec<Option<Best>> = vec![None; states.len()];
     let mut others: Vec<Option<(u64, u64, bool)>> = vec![None; steps.len()];
     let mut ties: Vec<Option<Vec<GuessId>>> = vec![None; states.len()];
     for (i, (cands, _, node)) in states.iter().enumerate() {
         let Some(n) = node else { continue };
         let total = play::subtree_cost(game, n, cands).ok_or(ReviewError::TreeMisses)?;
         let proved = options.tree_optimal && (i > 0 || root_proved);
-        best[i] = Some((n.guess, Value::exact(total, cands.len()), BestSource::Tree, proved, false));
+        best[i] = Some((
+            n.guess,
+            Value::exact(total, cands.len()),
+            BestSource::Tree,
+            proved,
+            false,
+        ));
         if i < steps.len() && steps[i].guess == n.guess {
             // The buckets other than the actual one, from the subtree.
             let s = steps[i];
@@ -401,7 +413,17 @@ pub fn review(
             if node.is_none() {
                 let (v, g, beyond) = value_of(&ids, left, rev, true)?;
                 let guess = to_game(g.expect("asked for the guess"));
-                best[i] = Some((guess, Value { lo: v.0, hi: v.1, n: cands.len() }, BestSource::Solver, v.0 == v.1, beyond));
+                best[i] = Some((
+                    guess,
+                    Value {
+                        lo: v.0,
+                        hi: v.1,
+                        n: cands.len(),
+                    },
+                    BestSource::Solver,
+                    v.0 == v.1,
+                    beyond,
+                ));
             }
             if i < steps.len() && others[i].is_none() {
                 let s = steps[i];
@@ -465,8 +487,11 @@ pub fn review(
         let best_value = v.min(played);
         let word = game.guesses[s.guess as usize];
         let sizes = buckets(game, word, cands);
-        let expected_left =
-            sizes.iter().map(|(_, b)| (b.len() * b.len()) as f64).sum::<f64>() / n as f64;
+        let expected_left = sizes
+            .iter()
+            .map(|(_, b)| (b.len() * b.len()) as f64)
+            .sum::<f64>()
+            / n as f64;
         let left = sizes
             .iter()
             .find(|(f, _)| *f == s.feedback)
@@ -609,7 +634,8 @@ fn tie_set(
         let mut bs: Vec<&Vec<AnswerId>> = sizes.values().collect();
         bs.sort_by_key(|b| std::cmp::Reverse(b.len()));
         for b in bs {
-            let ((lo, hi), _, _) = state_value(solver, b, left - 1, &Revealed::default(), None, false)?;
+            let ((lo, hi), _, _) =
+                state_value(solver, b, left - 1, &Revealed::default(), None, false)?;
             debug_assert_eq!(lo, hi);
             total += hi;
             if total > target {
@@ -713,7 +739,8 @@ impl Review {
                 })
             })
             .collect();
-        let (lost, luck, total, start) = (self.lost(), self.luck(), self.total(), self.optimal_start());
+        let (lost, luck, total, start) =
+            (self.lost(), self.luck(), self.total(), self.optimal_start());
         let rest = self.rest.as_ref().map(|r| {
             serde_json::json!({
                 "candidates": r.candidates.len(),

@@ -87,7 +87,7 @@ async fn connect(driver: &Path) -> (Killed, Client) {
             "args": [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--window-size=820,1400",
+                "--disable-component-update", "--disable-sync", "--window-size=820,900",
                 format!("--user-data-dir={}", profile.keep().display()),
             ],
         }),
@@ -132,7 +132,12 @@ async fn text_until(c: &Client, css: &str, ok: impl Fn(&str) -> bool) -> String 
 
 async fn click(c: &Client, css: &str, times: usize) {
     for _ in 0..times {
-        c.find(Locator::Css(css)).await.unwrap().click().await.unwrap();
+        c.find(Locator::Css(css))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
     }
 }
 
@@ -194,7 +199,10 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
         click(&c, "#tiles .tile[data-i='1']", 1).await;
         click(&c, "#tiles .tile[data-i='4']", 1).await;
         click(&c, "#add", 1).await;
-        assert_eq!(text_until(&c, "#next-guess", |t| t != "salet").await, "tonic");
+        assert_eq!(
+            text_until(&c, "#next-guess", |t| t != "salet").await,
+            "tonic"
+        );
         text_until(&c, "#candidates-count", |t| t == "21 candidates left").await;
         let played = c.find_all(Locator::Css("#board .row")).await.unwrap();
         assert_eq!(played.len(), 1);

@@ -134,12 +134,7 @@ fn review_values_match_the_brute_force_optimum() {
                 },
             );
             let all: Vec<AnswerId> = (0..game.n_answers() as AnswerId).collect();
-            let tree = Tree::new(
-                &game,
-                hard,
-                6,
-                solver.build(&all, 6, &Revealed::default()),
-            );
+            let tree = Tree::new(&game, hard, 6, solver.build(&all, 6, &Revealed::default()));
             for _ in 0..3 {
                 let steps = random_history(&mut rng, &game, &tree, hard);
                 for with_tree in [true, false] {
@@ -250,8 +245,7 @@ fn review_on_the_tree_is_exact_and_adds_up() {
         "{out}"
     );
     let v: serde_json::Value =
-        serde_json::from_str(&run(&["review", "--json", "salet:BYBBY", "tonic:YYBBB"]))
-            .unwrap();
+        serde_json::from_str(&run(&["review", "--json", "salet:BYBBY", "tonic:YYBBB"])).unwrap();
     assert_eq!(v["solved"], false);
     assert_eq!(v["steps"][0]["candidates"], 2315);
     assert_eq!(v["steps"][0]["best"]["proved_optimal"], true);
@@ -310,7 +304,9 @@ fn a_value_not_proved_in_time_is_a_range() {
     assert_eq!(v["summary"]["exact"], false, "{v}");
     let rest = &v["rest"];
     assert_eq!(rest["candidates"], 435);
-    let range = rest["expected_range"].as_array().expect("a range, not a value");
+    let range = rest["expected_range"]
+        .as_array()
+        .expect("a range, not a value");
     let (lo, hi) = (range[0].as_f64().unwrap(), range[1].as_f64().unwrap());
     // 1307 (perst) is the proved optimum of the state.
     assert!(lo < 1307.0 / 435.0 && 1307.0 / 435.0 <= hi, "{rest}");
@@ -323,7 +319,10 @@ fn a_value_not_proved_in_time_is_a_range() {
 #[test]
 fn bad_reviews_are_refused() {
     for (args, msg) in [
-        (vec!["review", "salet:BBGX"], "feedback 'BBGX' has 4 characters"),
+        (
+            vec!["review", "salet:BBGX"],
+            "feedback 'BBGX' has 4 characters",
+        ),
         (
             vec!["review", "crane:BBYBB", "salet:GGGGY"],
             "step 2: no answer is consistent with salet:GGGGY after crane:BBYBB",
@@ -349,8 +348,7 @@ fn bad_reviews_are_refused() {
 #[ignore]
 fn review_spread() {
     use wordle_tree::analysis::{choose, Metric};
-    let game =
-        wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
+    let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
     let table = FeedbackTable::build(&game);
     let tree = wordle_tree::format::file::load(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),

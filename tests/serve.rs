@@ -77,10 +77,19 @@ fn lists_are_the_ones_with_a_tree() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|s| format!("{}/{}", s["list"].as_str().unwrap(), s["mode"].as_str().unwrap()))
+            .map(|s| {
+                format!(
+                    "{}/{}",
+                    s["list"].as_str().unwrap(),
+                    s["mode"].as_str().unwrap()
+                )
+            })
             .collect();
         // sowpods has no shipped tree, so it is not served.
-        assert_eq!(served, ["nyt/normal", "nyt/hard", "wordle/normal", "wordle/hard"]);
+        assert_eq!(
+            served,
+            ["nyt/normal", "nyt/hard", "wordle/normal", "wordle/hard"]
+        );
     });
 }
 
@@ -102,7 +111,10 @@ fn next_is_the_tree_move_and_off_the_tree_the_exact_one() {
         );
         // Commas separate tokens too; the hard tree gives its own move.
         let (_, v, _) = get("/api/next?mode=hard&history=salet,BBBBB").await;
-        assert!(v["error"].as_str().unwrap().contains("GUESS:FEEDBACK"), "{v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("GUESS:FEEDBACK"),
+            "{v}"
+        );
         let (_, v, _) = get("/api/next?list=nyt&mode=hard").await;
         assert_eq!(v["cost"], 8097, "{v}");
         // Off the tree: solved exactly (README: crane:BBYBB -> silty, 134 candidates).
@@ -128,7 +140,8 @@ fn candidates_review_and_opener_values() {
         // The review is the library's review.
         let (status, v, _) = get("/api/review?history=salet:BYBBY+tonic:YYBBB+quota:GGGGG").await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
+        let game =
+            wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
         let tree = wordle_tree::format::file::load(
             &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),
             &game,
@@ -162,7 +175,13 @@ fn candidates_review_and_opener_values() {
         assert_eq!(v["known"], false, "{v}");
         let (status, v, _) = get("/api/opener?word=zzzzz").await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
-        assert!(v["error"].as_str().unwrap().contains("not in the allowed guesses"), "{v}");
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .contains("not in the allowed guesses"),
+            "{v}"
+        );
     });
 }
 
@@ -172,10 +191,22 @@ fn bad_requests_get_400_with_a_json_error() {
         let long = format!("/api/next?history={}", "salet:BBBBB+".repeat(13));
         let huge = format!("/api/next?history={}", "a".repeat(5000));
         let cases: Vec<(&str, &str)> = vec![
-            ("/api/next?list=klingon", "list 'klingon' in normal mode is not served"),
-            ("/api/next?mode=easy", "mode 'easy': expected normal or hard"),
-            ("/api/next?history=salet:BBGX", "feedback 'BBGX' has 4 characters"),
-            ("/api/next?history=zzzzz:BBBBB", "not in the allowed guesses"),
+            (
+                "/api/next?list=klingon",
+                "list 'klingon' in normal mode is not served",
+            ),
+            (
+                "/api/next?mode=easy",
+                "mode 'easy': expected normal or hard",
+            ),
+            (
+                "/api/next?history=salet:BBGX",
+                "feedback 'BBGX' has 4 characters",
+            ),
+            (
+                "/api/next?history=zzzzz:BBBBB",
+                "not in the allowed guesses",
+            ),
             (
                 "/api/next?history=crane:BBYBB+salet:GGGGY",
                 "step 2: no answer is consistent with salet:GGGGY after crane:BBYBB",
@@ -186,7 +217,10 @@ fn bad_requests_get_400_with_a_json_error() {
             ),
             (&long, "history of 13 tokens, at most 12"),
             (&huge, "query string of"),
-            ("/api/next?list=wordle&list=nyt", "parameter 'list' given twice"),
+            (
+                "/api/next?list=wordle&list=nyt",
+                "parameter 'list' given twice",
+            ),
             ("/api/next?history=%FF%FE", "is not GUESS:FEEDBACK"),
             (
                 "/api/next?history=whiff:GGGGG+whiff:GGGGG",

@@ -79,9 +79,8 @@ fn ten_thousand_requests_over_32_connections() {
                             Ok(res) => {
                                 let ok = res.status().is_success();
                                 if let Some(v) = res.headers().get("server-timing") {
-                                    let ms: f64 = v.to_str().unwrap()["app;dur=".len()..]
-                                        .parse()
-                                        .unwrap();
+                                    let ms: f64 =
+                                        v.to_str().unwrap()["app;dur=".len()..].parse().unwrap();
                                     server.push(ms);
                                 }
                                 let body = res.into_body().collect().await;

@@ -7,13 +7,6 @@ mod openers;
 mod review;
 mod serve;
 
-use wordle_tree::analysis::{self, Metric};
-use wordle_tree::format::{self, file, text};
-use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
-use wordle_tree::search::{Config, Solver};
-use wordle_tree::table::FeedbackTable;
-use wordle_tree::tree::{histogram_text, Tree};
-use wordle_tree::word::Word;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -21,6 +14,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use wordle_tree::analysis::{self, Metric};
+use wordle_tree::format::{self, file, text};
+use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
+use wordle_tree::search::{Config, Solver};
+use wordle_tree::table::FeedbackTable;
+use wordle_tree::tree::{histogram_text, Tree};
+use wordle_tree::word::Word;
 
 mod check;
 

@@ -9,17 +9,17 @@
 //! when the history has left the tree.
 
 use super::{allowed_guess, mode_name, Ctx};
-use wordle_tree::feedback::Feedback;
-use wordle_tree::format::file;
-use wordle_tree::game::{AnswerId, Game};
-use wordle_tree::play::{self, Advice, AdviceError, Move, Proof, Source, Step};
-use wordle_tree::tree::Tree;
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+use wordle_tree::feedback::Feedback;
+use wordle_tree::format::file;
+use wordle_tree::game::{AnswerId, Game};
+use wordle_tree::play::{self, Advice, AdviceError, Move, Proof, Source, Step};
+use wordle_tree::tree::Tree;
 
 #[derive(clap::Args, Debug)]
 pub struct NextArgs {
@@ -166,7 +166,9 @@ impl<'a> Helper<'a> {
             advice
         })?;
         if self.ctx.stop.load(Ordering::Relaxed) {
-            return Err(AdviceError::Solve(wordle_tree::search::SolveError::Interrupted));
+            return Err(AdviceError::Solve(
+                wordle_tree::search::SolveError::Interrupted,
+            ));
         }
         Ok(advice)
     }
@@ -482,7 +484,9 @@ fn read_step(game: &Game, text: &str, suggested: u16) -> Reply {
                 feedback,
             }),
             // A word the player typed alone: ask for its feedback too.
-            Err(_) if wordle_tree::word::Word::parse(f).is_ok_and(|w| game.guess_id(w).is_some()) => {
+            Err(_)
+                if wordle_tree::word::Word::parse(f).is_ok_and(|w| game.guess_id(w).is_some()) =>
+            {
                 Reply::Bad(format!(
                     "'{f}' is not a feedback; if you played it, add its feedback: '{f} BYBBG'"
                 ))

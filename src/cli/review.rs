@@ -54,7 +54,12 @@ fn range_text(r: Range, signed: bool) -> String {
     if r.is_exact() {
         f(r.value)
     } else {
-        format!("{} (proved range {}..{})", f(r.value), f(r.lower), f(r.upper))
+        format!(
+            "{} (proved range {}..{})",
+            f(r.value),
+            f(r.lower),
+            f(r.upper)
+        )
     }
 }
 

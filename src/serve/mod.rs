@@ -301,14 +301,14 @@ async fn blocking<T: Send + 'static>(
         app.config.time_limit,
         Arc::clone(&app.searches).acquire_owned(),
     )
-        .await
-        .map_err(|_| {
-            ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "busy: every search slot is taken; try again".into(),
-            )
-        })?
-        .map_err(|_| ApiError(StatusCode::SERVICE_UNAVAILABLE, "shutting down".into()))?;
+    .await
+    .map_err(|_| {
+        ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy: every search slot is taken; try again".into(),
+        )
+    })?
+    .map_err(|_| ApiError(StatusCode::SERVICE_UNAVAILABLE, "shutting down".into()))?;
     let app = Arc::clone(app);
     let out = tokio::task::spawn_blocking(move || {
         let out = work(&app);
@@ -482,7 +482,9 @@ async fn opener(State(app): State<Arc<App>>, raw: Params) -> Result<Response, Ap
     let start = Instant::now();
     let p = params(&raw)?;
     let setup = setup_of(&app, &p)?;
-    let text = p.get("word").ok_or_else(|| bad("missing parameter 'word'"))?;
+    let text = p
+        .get("word")
+        .ok_or_else(|| bad("missing parameter 'word'"))?;
     let word = crate::word::Word::parse(text).map_err(|e| bad(format!("word '{text}': {e}")))?;
     let game = &setup.game;
     let g = game.guess_id(word).ok_or_else(|| {
