@@ -20,6 +20,9 @@
 //! - [`format`]: the binary tree file and the text exports.
 //! - [`play`]: histories (`GUESS:FEEDBACK`), following a tree, next-guess advice
 //!   (solved exactly off the tree).
+//! - [`review`]: an exact review of a played game (best guesses, what each choice
+//!   cost, luck), from the tree and the solver.
+//! - [`serve`]: the local web page and JSON API (axum on tokio).
 //! - [`openers`]: exact ranking of many openers, resumable and shardable.
 //! - [`results`]: result files and results directories (format, atomic writes of
 //!   every output file, stale temp cleanup, shards), shared by `openers` and `check`.
@@ -48,7 +51,9 @@ pub mod hard;
 pub mod openers;
 pub mod play;
 pub mod results;
+pub mod review;
 pub mod search;
+pub mod serve;
 pub mod table;
 pub mod tree;
 pub mod word;

@@ -618,7 +618,7 @@ pub fn solve_off_tree(
 /// nothing. Two guesses that split a state alike split every later state alike, so a
 /// search over these finds the same costs, over fewer guesses: after a poor opener
 /// many guesses differ only in letters no candidate has.
-fn distinct_splits(game: &Game, table: &FeedbackTable) -> Vec<Word> {
+pub(crate) fn distinct_splits(game: &Game, table: &FeedbackTable) -> Vec<Word> {
     let n = game.n_answers();
     let mut seen: ahash::AHashSet<Vec<u8>> = ahash::AHashSet::new();
     let mut labels = vec![0u8; n];

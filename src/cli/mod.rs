@@ -7,6 +7,8 @@ pub mod out;
 mod bench;
 mod next;
 mod openers;
+mod review;
+mod serve;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -124,6 +126,11 @@ enum Command {
     Next(next::NextArgs),
     /// The tree's whole path to one answer.
     Path(next::PathArgs),
+    /// An exact review of a game (GUESS:FEEDBACK ...): per step the best guess, what
+    /// the guess played cost, and the luck of its feedback.
+    Review(review::ReviewArgs),
+    /// A local web page and JSON API for next moves and reviews.
+    Serve(serve::ServeArgs),
     /// Interactive helper: suggests a guess, reads the feedback, repeats.
     Play(next::PlayArgs),
     /// Times the core operations and the reference solves; prints figures.
@@ -287,6 +294,8 @@ fn run() -> Result<ExitCode> {
         Command::Bench { full, .. } => bench::run(&ctx, *full),
         Command::Next(args) => next::next(&ctx, args),
         Command::Path(args) => next::path(&ctx, args),
+        Command::Review(args) => review::run(&ctx, args),
+        Command::Serve(args) => serve::run(&ctx, args),
         Command::Play(args) => next::play(&ctx, args),
         Command::Openers {
             cutoff,

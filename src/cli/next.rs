@@ -78,7 +78,7 @@ pub struct PlayArgs {
 const MAX_TIME_LIMIT: f64 = 1e6;
 
 /// A time limit in seconds: a number from 0 to [`MAX_TIME_LIMIT`].
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .trim()
         .parse()
@@ -119,6 +119,17 @@ fn shipped_tree(game: &Game, hard: bool) -> Result<PathBuf> {
                 env!("CARGO_MANIFEST_DIR")
             )
         })
+}
+
+/// A tree for `review` and `serve`: the file given, else the shipped one for the lists
+/// and mode, loaded as [`load_tree`] loads it; with the path it came from.
+pub(super) fn load_tree_or_shipped(ctx: &Ctx, path: Option<&Path>) -> Result<(Tree, PathBuf)> {
+    let path = match path {
+        Some(p) => p.to_path_buf(),
+        None => shipped_tree(ctx.game, ctx.hard)?,
+    };
+    let tree = load_tree(ctx, &path)?;
+    Ok((tree, path))
 }
 
 /// Loads and checks a tree: magic, version, body checksum, the lists' checksum, the

@@ -1,0 +1,204 @@
+//! The `review` command: an exact review of a played game ([`wordle_tree::review`]),
+//! printed as text or JSON. The shipped tree for the lists and mode is used while the
+//! game stays on it (no tree on custom lists unless `--tree` is given: then every
+//! state is solved).
+
+use super::next::{load_tree_or_shipped, parse_seconds};
+use super::{mode_name, Ctx};
+use anyhow::Result;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+use wordle_tree::play;
+use wordle_tree::review::{self, Options, Range, Review, Value};
+use wordle_tree::search::SolveError;
+
+#[derive(clap::Args, Debug)]
+pub struct ReviewArgs {
+    /// Tree file (default: the shipped trees/salet.<normal|hard>.<list>.tree).
+    #[arg(long)]
+    tree: Option<PathBuf>,
+    /// Print JSON for programs.
+    #[arg(long)]
+    json: bool,
+    /// Stop searching after about this many seconds: values not proved by then are
+    /// shown as the range proved (default: no limit, always exact).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+    /// List every guess tied for best in states of at most 64 candidates (normal mode;
+    /// costs a search per state).
+    #[arg(long)]
+    ties: bool,
+    /// The game, one GUESS:FEEDBACK token per guess (e.g. salet:BBYGB).
+    history: Vec<String>,
+}
+
+/// `3.4212`, or `3.4000..3.4212 (range, not proved)`.
+fn value_text(v: Value) -> String {
+    if v.is_exact() {
+        format!("{:.4}", v.expected())
+    } else {
+        format!("{:.4}..{:.4} (not proved)", v.lower(), v.expected())
+    }
+}
+
+fn range_text(r: Range, signed: bool) -> String {
+    let f = |x: f64| {
+        if signed {
+            format!("{x:+.4}")
+        } else {
+            format!("{x:.4}")
+        }
+    };
+    if r.is_exact() {
+        f(r.value)
+    } else {
+        format!(
+            "{} (proved range {}..{})",
+            f(r.value),
+            f(r.lower),
+            f(r.upper)
+        )
+    }
+}
+
+pub fn run(ctx: &Ctx, args: &ReviewArgs) -> Result<ExitCode> {
+    let game = ctx.game;
+    let steps = args
+        .history
+        .iter()
+        .map(|t| play::parse_step(game, t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let tree = if game.name == "custom" && args.tree.is_none() {
+        None
+    } else {
+        Some(load_tree_or_shipped(ctx, args.tree.as_deref())?)
+    };
+    let options = Options {
+        deadline: args.time_limit.and_then(|l| Instant::now().checked_add(l)),
+        ties: args.ties,
+        // Shipped trees are `solve` outputs, optimal from their opener.
+        tree_optimal: args.tree.is_none(),
+    };
+    let r = review::review(
+        game,
+        tree.as_ref().map(|(t, _)| t),
+        ctx.hard,
+        6,
+        &steps,
+        ctx.stop,
+        options,
+    );
+    if ctx.stop.load(Ordering::Relaxed) {
+        return Err(SolveError::Interrupted.into());
+    }
+    let r = r?;
+    if args.json {
+        outln!("{}", r.to_json(game));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let source = match &tree {
+        Some((_, p)) => format!("tree {}", p.display()),
+        None => "no tree: every state solved".to_string(),
+    };
+    outln!(
+        "review: lists {}, {} mode, {source}",
+        game.name,
+        mode_name(r.hard)
+    );
+    print_text(game, &r)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_text(game: &wordle_tree::Game, r: &Review) -> Result<()> {
+    let word = |g: wordle_tree::game::GuessId| game.guesses[g.index()].to_string();
+    for (i, s) in r.steps.iter().enumerate() {
+        let n = s.candidates.len();
+        let list = if n <= 10 {
+            format!(
+                ": {}",
+                s.candidates
+                    .iter()
+                    .map(|&a| game.answers[a.index()].to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        } else {
+            String::new()
+        };
+        outln!(
+            "step {}: {}   {n} candidate(s){list}",
+            i + 1,
+            play::token(game, s.step)
+        );
+        let best: Vec<String> = s.best.iter().map(|&g| word(g)).collect();
+        let what = if s.best_proved {
+            if s.ties_complete {
+                "optimal; all tied guesses listed"
+            } else {
+                "optimal; other guesses may tie"
+            }
+        } else {
+            "best known, not proved optimal"
+        };
+        outln!(
+            "  best:   {} {} guesses expected ({what})",
+            best.join(" "),
+            value_text(s.best_value)
+        );
+        let verdict = if s.is_optimal() {
+            "optimal, 0 guesses lost".to_string()
+        } else {
+            format!("{} guesses lost", range_text(s.lost(), false))
+        };
+        outln!(
+            "  played: {} {} guesses expected: {verdict}{}",
+            word(s.step.guess),
+            value_text(s.played),
+            if s.beyond_limit {
+                " (some outcomes need more guesses than the game has left)"
+            } else {
+                ""
+            }
+        );
+        let after = if s.step.feedback.is_all_green() {
+            "found".to_string()
+        } else {
+            format!("{} guesses still needed", value_text(s.after))
+        };
+        outln!(
+            "  luck:   {} candidate(s) left (expected {:.1}); {after}, {} on average: {} guesses",
+            s.left,
+            s.expected_left,
+            range_text(s.average_after(), false),
+            range_text(s.luck(), true)
+        );
+    }
+    if let Some(rest) = &r.rest {
+        let best: Vec<String> = rest.best.iter().map(|&g| word(g)).collect();
+        outln!(
+            "next: {} candidate(s); best guess {} ({} guesses expected)",
+            rest.candidates.len(),
+            best.join(" "),
+            value_text(rest.value)
+        );
+    }
+    let total = r.total();
+    let actual = if r.solved {
+        format!("{} guesses", r.steps.len())
+    } else {
+        format!(
+            "{} expected ({} played, the rest with the best play)",
+            range_text(total, false),
+            r.steps.len()
+        )
+    };
+    outln!(
+        "summary: optimal from the start {} guesses expected; lost to choices {}; luck {}; total {actual}",
+        value_text(r.optimal_start()),
+        range_text(r.lost(), false),
+        range_text(r.luck(), true),
+    );
+    Ok(())
+}

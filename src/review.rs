@@ -1,0 +1,780 @@
+//! An exact review of a played game (finished or not): for every step, the candidates
+//! before it, the best guess and its expected number of guesses to finish, the
+//! player's guess and what it cost, and how lucky its feedback was; then a summary
+//! that adds up exactly.
+//!
+//! Definitions (each candidate equally likely; costs are integers, totals of guesses
+//! over the `n` candidates of a state, so "equal" is exact integer equality and two
+//! guesses of equal cost are never ranked):
+//! - `V(S)`: the least total guesses that finish state `S` (its best guess included),
+//!   with the guesses the game has left (`max_guesses` minus the steps played; when no
+//!   plan finishes within that, the fewest guesses that do, as [`crate::play`] does).
+//!   Its expected number is `V(S) / |S|`.
+//! - the player's guess `g` at `S`: `|S| + sum of V(B)` over its non-green buckets `B`.
+//! - best: the least of the tree's (or solver's) guess and the player's guess. Below
+//!   the root a stored tree's guess is optimal (every subtree of an optimal tree is
+//!   optimal for its state); at the root it is only the best of all openers where that
+//!   was proved ([`PROVED_OPENERS`]), so the review says "best known" otherwise.
+//! - guesses lost at a step: `(cost of the player's guess - V(S)) / |S|`, 0 exactly
+//!   when the guess is optimal.
+//! - luck at a step: the guess's average of the guesses still needed after its
+//!   feedback, `(cost(g) - |S|) / |S|`, minus what the actual feedback left,
+//!   `V(B_f) / |B_f|` (0 after all green): positive is good luck. Candidates left are
+//!   `|B_f|` against the guess's expected `sum |B|^2 / |S|`.
+//! - summary: `V(start)/n + lost - luck = steps played + V(state left)/|state left|`,
+//!   exactly (it telescopes: the value after each step is the next step's best).
+//!
+//! Sources: while the game stays on the stored tree every value is a walk of the
+//! candidates through a subtree (microseconds). From the first step that needs a
+//! search (the player's guess differs from the tree's, or the state is off the tree),
+//! one sub-game is built over that state's candidates (in normal mode one guess per
+//! way of splitting them, [`crate::play::distinct_splits`]) and one solver answers
+//! every later state, which are subsets of it, sharing its table. With a deadline a
+//! value the search did not prove in time is a proved range `[lower, upper]`, the upper
+//! end being the best plan found; it is never shown as exact.
+//!
+//! Ties: only the tree's (or solver's) guess and the player's are evaluated, so the
+//! list of best guesses is complete only when [`Options::ties`] asks for the tie set
+//! and the state is small enough ([`TIE_LIMIT`] candidates, normal mode): then every
+//! allowed guess is grouped by the feedback it gives each candidate, each group whose
+//! lower bound `|S| + sum (2|B| - 1)` does not exceed `V(S)` is solved exactly, and the
+//! tied groups' words are listed.
+
+use crate::feedback::Feedback;
+use crate::game::{AnswerId, Game, GuessId};
+use crate::hard::Revealed;
+use crate::play::{self, HistoryError, Step};
+use crate::search::{Config, SolveError, Solver};
+use crate::table::FeedbackTable;
+use crate::tree::{Node, Tree};
+use crate::word::Word;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Openers proved best of all allowed guesses by an exhaustive `openers` run of this
+/// project: (lists, hard mode, opener). README.md, section `openers`: `openers --top 5`
+/// on the wordle lists in normal mode puts `salet` first at 7920.
+pub const PROVED_OPENERS: &[(&str, bool, &str)] = &[("wordle", false, "salet")];
+
+/// The largest state whose tie set is enumerated (normal mode, [`Options::ties`]).
+pub const TIE_LIMIT: usize = 64;
+
+/// A total of guesses over `n` candidates: exact when `lo == hi`, else the proved
+/// range (`hi` is the best plan found).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Value {
+    pub lo: u64,
+    pub hi: u64,
+    pub n: usize,
+}
+
+impl Value {
+    fn exact(cost: u64, n: usize) -> Value {
+        Value {
+            lo: cost,
+            hi: cost,
+            n,
+        }
+    }
+    pub fn is_exact(&self) -> bool {
+        self.lo == self.hi
+    }
+    /// Expected guesses by the best plan found.
+    pub fn expected(&self) -> f64 {
+        self.hi as f64 / self.n as f64
+    }
+    /// The proved least expected guesses.
+    pub fn lower(&self) -> f64 {
+        self.lo as f64 / self.n as f64
+    }
+    fn min(self, other: Value) -> Value {
+        Value {
+            lo: self.lo.min(other.lo),
+            hi: self.hi.min(other.hi),
+            n: self.n,
+        }
+    }
+}
+
+/// A quantity in guesses: `value` by the best plans found, within `[lower, upper]`
+/// (equal when exact).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    pub value: f64,
+    pub lower: f64,
+    pub upper: f64,
+}
+
+impl Range {
+    fn point(v: f64) -> Range {
+        Range {
+            value: v,
+            lower: v,
+            upper: v,
+        }
+    }
+    pub fn is_exact(&self) -> bool {
+        self.lower == self.upper
+    }
+    fn add(self, o: Range) -> Range {
+        Range {
+            value: self.value + o.value,
+            lower: self.lower + o.lower,
+            upper: self.upper + o.upper,
+        }
+    }
+}
+
+/// Where the best guess of a state came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BestSource {
+    Tree,
+    Solver,
+}
+
+/// One step of a reviewed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepReview {
+    pub step: Step,
+    /// The candidates before the step, sorted.
+    pub candidates: Vec<AnswerId>,
+    /// Guesses the game had left, this one included (0 or less: past the limit).
+    pub guesses_left: i32,
+    /// The best guesses known (the tree's or solver's, and the player's when it ties
+    /// or beats it; every tied guess when `ties_complete`).
+    pub best: Vec<GuessId>,
+    pub ties_complete: bool,
+    pub best_value: Value,
+    pub best_source: BestSource,
+    /// True when `best_value` is proved to be the optimum over every allowed guess.
+    pub best_proved: bool,
+    /// The cost of the player's guess (its buckets solved, the actual one's value
+    /// being the next step's best).
+    pub played: Value,
+    /// True when some bucket of the player's guess (or the state) cannot be finished
+    /// within the guesses left, so its value counts the fewest guesses that can.
+    pub beyond_limit: bool,
+    /// `sum |B|^2 / |S|` over the buckets of the player's guess.
+    pub expected_left: f64,
+    /// The candidates its actual feedback left (1 for all green).
+    pub left: usize,
+    /// The value of the state after the step (zero over one candidate after green).
+    pub after: Value,
+}
+
+impl StepReview {
+    /// Guesses lost by the choice (0 exactly when the guess is optimal).
+    pub fn lost(&self) -> Range {
+        let n = self.played.n as f64;
+        let value = self.played.hi as f64 - self.best_value.hi as f64;
+        Range {
+            value: value / n,
+            lower: (self.played.lo as f64 - self.best_value.hi as f64).max(0.0) / n,
+            upper: (self.played.hi as f64 - self.best_value.lo as f64) / n,
+        }
+    }
+    /// The guess's average of the guesses still needed after its feedback.
+    pub fn average_after(&self) -> Range {
+        let n = self.played.n as f64;
+        Range {
+            value: (self.played.hi as f64 - n) / n,
+            lower: (self.played.lo as f64 - n) / n,
+            upper: (self.played.hi as f64 - n) / n,
+        }
+    }
+    /// Guesses gained by luck (negative: lost).
+    pub fn luck(&self) -> Range {
+        let avg = self.average_after();
+        let after_hi = self.after.expected();
+        let after_lo = self.after.lower();
+        Range {
+            value: avg.value - after_hi,
+            lower: avg.lower - after_hi,
+            upper: avg.upper - after_lo,
+        }
+    }
+    pub fn is_optimal(&self) -> bool {
+        self.played.is_exact() && self.best_value.is_exact() && self.played.hi == self.best_value.hi
+    }
+}
+
+/// A reviewed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    pub hard: bool,
+    pub max_guesses: u8,
+    pub steps: Vec<StepReview>,
+    /// The last step was all green.
+    pub solved: bool,
+    /// Unsolved: the state left, its best guesses and value.
+    pub rest: Option<Rest>,
+}
+
+/// The state a partial game leaves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rest {
+    pub candidates: Vec<AnswerId>,
+    pub best: Vec<GuessId>,
+    pub value: Value,
+    pub source: BestSource,
+}
+
+impl Review {
+    /// Expected guesses from the start with optimal play.
+    pub fn optimal_start(&self) -> Value {
+        match (self.steps.first(), &self.rest) {
+            (Some(s), _) => s.best_value,
+            (None, Some(r)) => r.value,
+            (None, None) => unreachable!("a review has a step or a rest"),
+        }
+    }
+    pub fn lost(&self) -> Range {
+        self.steps
+            .iter()
+            .fold(Range::point(0.0), |acc, s| acc.add(s.lost()))
+    }
+    pub fn luck(&self) -> Range {
+        self.steps
+            .iter()
+            .fold(Range::point(0.0), |acc, s| acc.add(s.luck()))
+    }
+    /// Guesses played, plus (unsolved) the expected guesses still needed.
+    pub fn total(&self) -> Range {
+        let k = self.steps.len() as f64;
+        match &self.rest {
+            None => Range::point(k),
+            Some(r) => Range {
+                value: k + r.value.expected(),
+                lower: k + r.value.lower(),
+                upper: k + r.value.expected(),
+            },
+        }
+    }
+}
+
+/// What to compute.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Stop searching new guesses at the top after this instant (values then ranges).
+    pub deadline: Option<Instant>,
+    /// Enumerate the tie set of small states (see the module doc).
+    pub ties: bool,
+    /// The tree is optimal from its opener (a shipped tree, built by `solve`): below
+    /// the root its guesses are then optimal; otherwise they are only "best known".
+    pub tree_optimal: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    #[error("nothing to review: the history is empty and there is no tree")]
+    Empty,
+    #[error(
+        "the tree does not reach every candidate of this history (damaged, or for other lists)"
+    )]
+    TreeMisses,
+    #[error("search")]
+    Solve(#[from] SolveError),
+}
+
+/// Reviews `steps` on `game`: from `tree` while the game stays on it, else solved.
+/// Without a tree, `hard` and `max_guesses` say the rules.
+pub fn review(
+    game: &Game,
+    tree: Option<&Tree>,
+    hard: bool,
+    max_guesses: u8,
+    steps: &[Step],
+    stop: &AtomicBool,
+    options: Options,
+) -> Result<Review, ReviewError> {
+    let (hard, max_guesses) = match tree {
+        Some(t) => (t.hard(), t.max_guesses()),
+        None => (hard, max_guesses),
+    };
+    let history = play::replay(game, steps, hard)?;
+    // States before each step and after the last.
+    let mut states: Vec<(Vec<AnswerId>, Revealed, Option<&Node>)> = Vec::new();
+    let mut candidates: Vec<AnswerId> = game.all_answer_ids();
+    let mut revealed = Revealed::default();
+    let mut node = tree.map(|t| t.root());
+    for s in steps {
+        states.push((candidates.clone(), revealed, node));
+        let word = game.guesses[s.guess.index()];
+        candidates.retain(|&a| Feedback::compute(word, game.answers[a.index()]) == s.feedback);
+        if hard {
+            revealed = revealed.after(word, s.feedback);
+        }
+        node = match node {
+            Some(n) if n.guess == s.guess && !s.feedback.is_all_green() => n.child(s.feedback),
+            _ => None,
+        };
+    }
+    debug_assert_eq!(candidates, history.candidates);
+    let solved = history.solved;
+    if !solved {
+        states.push((candidates, revealed, node));
+    }
+    let left_at = |i: usize| max_guesses as i32 - i as i32;
+    let root_word = tree.map(|t| game.guesses[t.root().guess.index()]);
+    let root_proved = PROVED_OPENERS
+        .iter()
+        .any(|&(l, h, w)| l == game.name && h == hard && Word::parse(w).ok() == root_word);
+
+    // The first state needing the solver: off the tree, or the player left it there.
+    let first_search = (0..states.len()).find(|&i| {
+        let small = options.ties && !hard && states[i].0.len() <= TIE_LIMIT;
+        small
+            || match states[i].2 {
+                None => true,
+                Some(n) => i < steps.len() && steps[i].guess != n.guess,
+            }
+    });
+
+    // Per state: the best (guess, value, source, proved) from the tree or solver, and
+    // per step the player's non-actual buckets' total.
+    // (guess, value, source, proved optimal, beyond the limit)
+    type Best = (GuessId, Value, BestSource, bool, bool);
+    let mut best: Vec<Option<Best>> = vec![None; states.len()];
+    let mut others: Vec<Option<(u64, u64, bool)>> = vec![None; steps.len()];
+    let mut ties: Vec<Option<Vec<GuessId>>> = vec![None; states.len()];
+    for (i, (cands, _, node)) in states.iter().enumerate() {
+        let Some(n) = node else { continue };
+        let total = play::subtree_depths(game, n, cands)
+            .map(|(total, _)| total)
+            .ok_or(ReviewError::TreeMisses)?;
+        let proved = options.tree_optimal && (i > 0 || root_proved);
+        best[i] = Some((
+            n.guess,
+            Value::exact(total, cands.len()),
+            BestSource::Tree,
+            proved,
+            false,
+        ));
+        if i < steps.len() && steps[i].guess == n.guess {
+            // The buckets other than the actual one, from the subtree.
+            let s = steps[i];
+            let word = game.guesses[s.guess.index()];
+            let actual: Vec<AnswerId> = cands
+                .iter()
+                .copied()
+                .filter(|&a| Feedback::compute(word, game.answers[a.index()]) == s.feedback)
+                .collect();
+            let actual_cost = if s.feedback.is_all_green() {
+                0
+            } else {
+                let child = n.child(s.feedback).ok_or(ReviewError::TreeMisses)?;
+                play::subtree_depths(game, child, &actual)
+                    .map(|(total, _)| total)
+                    .ok_or(ReviewError::TreeMisses)?
+            };
+            let rest = total - cands.len() as u64 - actual_cost;
+            others[i] = Some((rest, rest, false));
+        }
+    }
+
+    if let Some(j) = first_search {
+        let base = &states[j].0;
+        let answers: Vec<Word> = base.iter().map(|&a| game.answers[a.index()]).collect();
+        let sub = Game::from_words(&answers, &game.guesses);
+        let table = FeedbackTable::build(&sub);
+        let (sub, table) = if hard {
+            (sub, table)
+        } else {
+            let guesses = play::distinct_splits(&sub, &table);
+            let sub = Game::from_words(&answers, &guesses);
+            let table = FeedbackTable::build(&sub);
+            (sub, table)
+        };
+        let solver = Solver::new(
+            &sub,
+            &table,
+            Config {
+                max_guesses: max_guesses.max(1),
+                hard,
+                memory_limit: 512 << 20,
+                ..Config::default()
+            },
+        )
+        .with_stop(stop);
+        let to_sub = |ids: &[AnswerId]| -> Vec<AnswerId> {
+            ids.iter()
+                .map(|a| AnswerId::new(base.binary_search(a).expect("a later state is a subset")))
+                .collect()
+        };
+        let to_game = |g: GuessId| -> GuessId {
+            game.guess_id(sub.guesses[g.index()])
+                .expect("the sub-game's guesses are the game's")
+        };
+        let value_of = |ids: &[AnswerId], left: i32, rev: &Revealed, want_guess: bool| {
+            state_value(&solver, ids, left, rev, options.deadline, want_guess)
+        };
+        for i in j..states.len() {
+            let (cands, rev, node) = &states[i];
+            let ids = to_sub(cands);
+            let left = left_at(i);
+            if node.is_none() {
+                let (v, g, beyond) = value_of(&ids, left, rev, true)?;
+                let guess = to_game(g.expect("asked for the guess"));
+                best[i] = Some((
+                    guess,
+                    Value {
+                        lo: v.0,
+                        hi: v.1,
+                        n: cands.len(),
+                    },
+                    BestSource::Solver,
+                    v.0 == v.1,
+                    beyond,
+                ));
+            }
+            if i < steps.len() && others[i].is_none() {
+                let s = steps[i];
+                let word = game.guesses[s.guess.index()];
+                let mut lo = 0;
+                let mut hi = 0;
+                let mut beyond = false;
+                for (f, bucket) in buckets(game, word, cands) {
+                    if f.is_all_green() || f == s.feedback {
+                        continue;
+                    }
+                    let r = if hard { rev.after(word, f) } else { *rev };
+                    let ((l, h), _, b) = value_of(&to_sub(&bucket), left - 1, &r, false)?;
+                    lo += l;
+                    hi += h;
+                    beyond |= b;
+                }
+                others[i] = Some((lo, hi, beyond));
+            }
+            if options.ties && !hard && cands.len() <= TIE_LIMIT {
+                let (_, v, ..) = best[i].expect("set above");
+                if v.is_exact() {
+                    ties[i] = tie_set(game, &solver, cands, &ids, left, v.hi, options.deadline)?
+                        .map(|t| t.into_iter().collect());
+                }
+            }
+        }
+    }
+
+    // Backwards: each step's actual bucket is worth the next state's best.
+    let mut reviews: Vec<StepReview> = Vec::with_capacity(steps.len());
+    let mut rest = None;
+    let mut next_best: Value = Value::exact(0, 1);
+    if !solved {
+        let i = states.len() - 1;
+        let (g, v, source, _, _) = best[i].expect("every state has a best");
+        rest = Some(Rest {
+            candidates: states[i].0.clone(),
+            best: ties[i].clone().unwrap_or_else(|| vec![g]),
+            value: v,
+            source,
+        });
+        next_best = v;
+    }
+    for i in (0..steps.len()).rev() {
+        let s = steps[i];
+        let (cands, _, _) = &states[i];
+        let n = cands.len();
+        let (g, v, source, proved, beyond_best) = best[i].expect("every state has a best");
+        let (olo, ohi, beyond) = others[i].expect("every step has its buckets");
+        let after = if s.feedback.is_all_green() {
+            Value::exact(0, 1)
+        } else {
+            next_best
+        };
+        let played = Value {
+            lo: n as u64 + olo + after.lo,
+            hi: n as u64 + ohi + after.hi,
+            n,
+        };
+        let best_value = v.min(played);
+        let word = game.guesses[s.guess.index()];
+        let sizes = buckets(game, word, cands);
+        let expected_left = sizes
+            .iter()
+            .map(|(_, b)| (b.len() * b.len()) as f64)
+            .sum::<f64>()
+            / n as f64;
+        let left = sizes
+            .iter()
+            .find(|(f, _)| *f == s.feedback)
+            .map_or(0, |(_, b)| b.len());
+        let (list, ties_complete) = match &ties[i] {
+            Some(t) => (t.clone(), true),
+            None => {
+                let mut l = Vec::new();
+                if v.hi <= played.hi {
+                    l.push(g);
+                }
+                if played.hi <= v.hi && g != s.guess {
+                    l.push(s.guess);
+                }
+                (l, false)
+            }
+        };
+        // The player's guess beat the tree's: what is proved is only the range.
+        let best_proved = proved && best_value.is_exact() && best_value == v;
+        reviews.push(StepReview {
+            step: s,
+            candidates: cands.clone(),
+            guesses_left: left_at(i),
+            best: list,
+            ties_complete,
+            best_value,
+            best_source: source,
+            best_proved,
+            played,
+            beyond_limit: beyond || beyond_best,
+            expected_left,
+            left,
+            after,
+        });
+        next_best = best_value;
+    }
+    reviews.reverse();
+    Ok(Review {
+        hard,
+        max_guesses,
+        steps: reviews,
+        solved,
+        rest,
+    })
+}
+
+/// The buckets of `word` over `cands` (game answer ids), in feedback order.
+fn buckets(game: &Game, word: Word, cands: &[AnswerId]) -> Vec<(Feedback, Vec<AnswerId>)> {
+    let mut by: Vec<(u8, AnswerId)> = cands
+        .iter()
+        .map(|&a| (Feedback::compute(word, game.answers[a.index()]).0, a))
+        .collect();
+    by.sort_unstable();
+    let mut out: Vec<(Feedback, Vec<AnswerId>)> = Vec::new();
+    for (f, a) in by {
+        match out.last_mut() {
+            Some((lf, b)) if lf.0 == f => b.push(a),
+            _ => out.push((Feedback(f), vec![a])),
+        }
+    }
+    out
+}
+
+/// The value `(lo, hi)` of a state of the solver's game, its best guess when asked,
+/// and whether it had to be solved with more guesses than `left`.
+type StateValue = ((u64, u64), Option<GuessId>, bool);
+
+fn state_value(
+    solver: &Solver,
+    ids: &[AnswerId],
+    left: i32,
+    revealed: &Revealed,
+    deadline: Option<Instant>,
+    want_guess: bool,
+) -> Result<StateValue, SolveError> {
+    let start = left.clamp(1, 32) as u8;
+    let most = start.max(ids.len().min(32) as u8);
+    for l in start..=most {
+        let beyond = (l as i32) > left;
+        match deadline {
+            None => {
+                if let Some(c) = solver.cost(ids, l, revealed)? {
+                    let guess = want_guess.then(|| solver.build(ids, l, revealed).guess);
+                    return Ok(((c as u64, c as u64), guess, beyond));
+                }
+            }
+            Some(d) => {
+                if let Some(top) = solver.cost_by(ids, l, revealed, d)? {
+                    return Ok((
+                        (top.lower_bound.min(top.cost) as u64, top.cost as u64),
+                        top.guess,
+                        beyond,
+                    ));
+                }
+            }
+        }
+    }
+    Err(SolveError::Infeasible(most))
+}
+
+/// Every allowed guess of `game` that reaches `target` on the state `cands` (normal
+/// mode), or `None` when the deadline passed first. Guesses are grouped by the
+/// feedback they give each candidate (equal groups cost the same); a group is solved
+/// only when its lower bound `n + sum (2|B| - 1)` does not exceed `target`, bucket by
+/// bucket, stopping once the total passes `target`.
+fn tie_set(
+    game: &Game,
+    solver: &Solver,
+    cands: &[AnswerId],
+    ids: &[AnswerId],
+    left: i32,
+    target: u64,
+    deadline: Option<Instant>,
+) -> Result<Option<Vec<GuessId>>, SolveError> {
+    let n = cands.len();
+    let mut groups: ahash::AHashMap<Vec<u8>, Vec<GuessId>> = ahash::AHashMap::new();
+    for (g, &word) in game.guesses.iter().enumerate() {
+        let key: Vec<u8> = cands
+            .iter()
+            .map(|&a| Feedback::compute(word, game.answers[a.index()]).0)
+            .collect();
+        groups.entry(key).or_default().push(GuessId::new(g));
+    }
+    let mut tied: Vec<GuessId> = Vec::new();
+    for (key, words) in &groups {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            return Ok(None);
+        }
+        let mut sizes: ahash::AHashMap<u8, Vec<AnswerId>> = ahash::AHashMap::new();
+        for (k, &f) in key.iter().enumerate() {
+            if !Feedback(f).is_all_green() {
+                sizes.entry(f).or_default().push(ids[k]);
+            }
+        }
+        let bound: u64 = n as u64 + sizes.values().map(|b| 2 * b.len() as u64 - 1).sum::<u64>();
+        if bound > target {
+            continue;
+        }
+        let mut total = n as u64;
+        let mut bs: Vec<&Vec<AnswerId>> = sizes.values().collect();
+        bs.sort_by_key(|b| std::cmp::Reverse(b.len()));
+        for b in bs {
+            let ((lo, hi), _, _) =
+                state_value(solver, b, left - 1, &Revealed::default(), None, false)?;
+            debug_assert_eq!(lo, hi);
+            total += hi;
+            if total > target {
+                break;
+            }
+        }
+        if total == target {
+            tied.extend(words);
+        }
+    }
+    tied.sort_unstable();
+    Ok(Some(tied))
+}
+
+/// Words of answer ids.
+fn answer_words(game: &Game, ids: &[AnswerId]) -> Vec<String> {
+    ids.iter()
+        .map(|&a| game.answers[a.index()].to_string())
+        .collect()
+}
+
+fn guess_words(game: &Game, ids: &[GuessId]) -> Vec<String> {
+    ids.iter()
+        .map(|&g| game.guesses[g.index()].to_string())
+        .collect()
+}
+
+/// A range as JSON: `null` when exact, else `[lower, upper]`.
+fn range_json(r: Range) -> serde_json::Value {
+    if r.is_exact() {
+        serde_json::Value::Null
+    } else {
+        serde_json::json!([r.lower, r.upper])
+    }
+}
+
+fn value_range(v: Value) -> serde_json::Value {
+    if v.is_exact() {
+        serde_json::Value::Null
+    } else {
+        serde_json::json!([v.lower(), v.expected()])
+    }
+}
+
+fn source_name(s: BestSource) -> &'static str {
+    match s {
+        BestSource::Tree => "tree",
+        BestSource::Solver => "solver",
+    }
+}
+
+/// Candidate words are listed when there are at most this many.
+pub const LIST_WORDS: usize = 30;
+
+impl Review {
+    /// The review as JSON (the `review --json` output and the server's answer). Every
+    /// quantity is the value by the best plans found, with `*_range: [lower, upper]`
+    /// when it was not proved exactly (`null` when exact).
+    pub fn to_json(&self, game: &Game) -> serde_json::Value {
+        let steps: Vec<serde_json::Value> = self
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let n = s.candidates.len();
+                let (lost, luck, avg) = (s.lost(), s.luck(), s.average_after());
+                serde_json::json!({
+                    "step": i + 1,
+                    "token": play::token(game, s.step),
+                    "guess": game.guesses[s.step.guess.index()].to_string(),
+                    "feedback": s.step.feedback.to_string(),
+                    "candidates": n,
+                    "candidate_words": (n <= LIST_WORDS).then(|| answer_words(game, &s.candidates)),
+                    "guesses_left": s.guesses_left,
+                    "best": {
+                        "guesses": guess_words(game, &s.best),
+                        "all_ties_listed": s.ties_complete,
+                        "expected": s.best_value.expected(),
+                        "expected_range": value_range(s.best_value),
+                        "source": source_name(s.best_source),
+                        "proved_optimal": s.best_proved,
+                    },
+                    "played": {
+                        "expected": s.played.expected(),
+                        "expected_range": value_range(s.played),
+                        "optimal": s.is_optimal(),
+                        "lost": lost.value,
+                        "lost_range": range_json(lost),
+                        "beyond_limit": s.beyond_limit,
+                    },
+                    "luck": {
+                        "candidates_left": s.left,
+                        "expected_candidates_left": s.expected_left,
+                        "expected_after": s.after.expected(),
+                        "expected_after_range": value_range(s.after),
+                        "average_after": avg.value,
+                        "average_after_range": range_json(avg),
+                        "gained": luck.value,
+                        "gained_range": range_json(luck),
+                    },
+                })
+            })
+            .collect();
+        let (lost, luck, total, start) =
+            (self.lost(), self.luck(), self.total(), self.optimal_start());
+        let rest = self.rest.as_ref().map(|r| {
+            serde_json::json!({
+                "candidates": r.candidates.len(),
+                "candidate_words": (r.candidates.len() <= LIST_WORDS).then(|| answer_words(game, &r.candidates)),
+                "best": guess_words(game, &r.best),
+                "expected": r.value.expected(),
+                "expected_range": value_range(r.value),
+                "source": source_name(r.source),
+            })
+        });
+        let exact = lost.is_exact() && luck.is_exact() && total.is_exact() && start.is_exact();
+        serde_json::json!({
+            "lists": game.name,
+            "mode": if self.hard { "hard" } else { "normal" },
+            "max_guesses": self.max_guesses,
+            "solved": self.solved,
+            "steps": steps,
+            "rest": rest,
+            "summary": {
+                "optimal_start": start.expected(),
+                "optimal_start_range": value_range(start),
+                "lost_to_choices": lost.value,
+                "lost_to_choices_range": range_json(lost),
+                "luck": luck.value,
+                "luck_range": range_json(luck),
+                "total": total.value,
+                "total_range": range_json(total),
+                "guesses_played": self.steps.len(),
+                "exact": exact,
+            },
+        })
+    }
+}

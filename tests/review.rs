@@ -1,0 +1,419 @@
+//! `review`: every value against the brute-force optimum on small random games (with
+//! and without a tree, normal and hard mode), the summary's identity, and the CLI.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{brute, random_game, Rng};
+use std::sync::atomic::AtomicBool;
+use wordle_tree::feedback::Feedback;
+use wordle_tree::game::{AnswerId, Game, GuessId};
+use wordle_tree::hard::Revealed;
+use wordle_tree::play::Step;
+use wordle_tree::review::{self, Options, Review};
+use wordle_tree::search::bound::INFEASIBLE;
+use wordle_tree::search::{Config, Objective, Solver};
+use wordle_tree::tree::Tree;
+use wordle_tree::FeedbackTable;
+
+/// The brute-force cost of playing `g` now on `ids` with `left` guesses (`None`: no
+/// plan after it finishes in time).
+fn brute_guess(
+    game: &Game,
+    table: &FeedbackTable,
+    g: GuessId,
+    ids: &[AnswerId],
+    left: u8,
+    rev: Option<Revealed>,
+) -> Option<u64> {
+    let max = 6;
+    let word = game.guesses[g.index()];
+    let mut total = ids.len() as u64;
+    for (f, b) in wordle_tree::candidates::partition(table, g, ids) {
+        if f.is_all_green() {
+            continue;
+        }
+        let next = rev.map(|r| r.after(word, f));
+        let v = brute(
+            game,
+            table,
+            &Objective::total(),
+            max,
+            &b,
+            max + 2 - left,
+            next,
+        );
+        if v >= INFEASIBLE as u64 {
+            return None;
+        }
+        total += v - b.len() as u64 * (max + 1 - left) as u64;
+    }
+    Some(total)
+}
+
+/// The brute-force optimum of a state: least total of guesses from here.
+fn brute_state(
+    game: &Game,
+    table: &FeedbackTable,
+    ids: &[AnswerId],
+    left: u8,
+    rev: Option<Revealed>,
+) -> Option<u64> {
+    let max = 6;
+    let v = brute(
+        game,
+        table,
+        &Objective::total(),
+        max,
+        ids,
+        max + 1 - left,
+        rev,
+    );
+    // `brute` counts each answer's depth from the start: subtract the guesses played.
+    (v < INFEASIBLE as u64).then(|| v - ids.len() as u64 * (max - left) as u64)
+}
+
+fn check_identity(r: &Review) {
+    let lhs = r.optimal_start().expected() + r.lost().value - r.luck().value;
+    assert!(
+        (lhs - r.total().value).abs() < 1e-9,
+        "start + lost - luck = {lhs}, total {}",
+        r.total().value
+    );
+}
+
+/// A random game: random allowed guesses (hard mode: obeying what was revealed),
+/// the tree's guess every other step, against a random answer; stops when solved, after
+/// 6 guesses or (sometimes) early.
+fn random_history(rng: &mut Rng, game: &Game, tree: &Tree, hard: bool) -> Vec<Step> {
+    let answer = game.answers[rng.below(game.n_answers())];
+    let stop_at = 1 + rng.below(7);
+    let mut steps = Vec::new();
+    let mut rev = Revealed::default();
+    let mut node = Some(tree.root());
+    while steps.len() < stop_at.min(6) {
+        let g = match node {
+            Some(n) if rng.below(2) == 0 => n.guess,
+            _ => loop {
+                let g = GuessId::new(rng.below(game.n_guesses()));
+                if !hard || rev.allows(game.guesses[g.index()]) {
+                    break g;
+                }
+            },
+        };
+        let word = game.guesses[g.index()];
+        let f = Feedback::compute(word, answer);
+        steps.push(Step {
+            guess: g,
+            feedback: f,
+        });
+        rev = rev.after(word, f);
+        node = node.filter(|n| n.guess == g).and_then(|n| n.child(f));
+        if f.is_all_green() {
+            break;
+        }
+    }
+    steps
+}
+
+#[test]
+fn review_values_match_the_brute_force_optimum() {
+    let stop = AtomicBool::new(false);
+    let mut checked = 0;
+    for seed in 1..=3u64 {
+        let mut rng = Rng(seed * 7919);
+        let game = random_game(&mut rng, 8 + (seed % 3) as usize * 2, 10);
+        let table = FeedbackTable::build(&game);
+        for hard in [false, true] {
+            let solver = Solver::new(
+                &game,
+                &table,
+                Config {
+                    hard,
+                    ..Config::default()
+                },
+            );
+            let all: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
+            let tree = Tree::new(&game, hard, 6, solver.build(&all, 6, &Revealed::default()))
+                .expect("a solved tree is valid");
+            for _ in 0..3 {
+                let steps = random_history(&mut rng, &game, &tree, hard);
+                for with_tree in [true, false] {
+                    let options = Options {
+                        ties: !with_tree,
+                        tree_optimal: true,
+                        ..Options::default()
+                    };
+                    let r = review::review(
+                        &game,
+                        with_tree.then_some(&tree),
+                        hard,
+                        6,
+                        &steps,
+                        &stop,
+                        options,
+                    )
+                    .unwrap();
+                    let ctx = format!("seed {seed} hard {hard} tree {with_tree} {steps:?}");
+                    check_identity(&r);
+                    let mut rev = Revealed::default();
+                    for (i, s) in r.steps.iter().enumerate() {
+                        let left = 6 - i as u8;
+                        let hr = hard.then_some(rev);
+                        let Some(best) = brute_state(&game, &table, &s.candidates, left, hr) else {
+                            break;
+                        };
+                        assert!(s.best_value.is_exact() && s.played.is_exact(), "{ctx}");
+                        assert_eq!(s.best_value.hi, best, "best, step {}: {ctx}", i + 1);
+                        let Some(played) =
+                            brute_guess(&game, &table, s.step.guess, &s.candidates, left, hr)
+                        else {
+                            break;
+                        };
+                        assert_eq!(s.played.hi, played, "played, step {}: {ctx}", i + 1);
+                        assert_eq!(s.is_optimal(), played == best, "{ctx}");
+                        assert_eq!(s.lost().value == 0.0, played == best, "{ctx}");
+                        // Every listed best guess is optimal; in normal mode the list is
+                        // the whole tie set.
+                        for &g in &s.best {
+                            assert_eq!(
+                                brute_guess(&game, &table, g, &s.candidates, left, hr),
+                                Some(best),
+                                "{ctx}"
+                            );
+                        }
+                        if !hard && !with_tree {
+                            assert!(s.ties_complete, "{ctx}");
+                            let ties: Vec<GuessId> = (0..game.n_guesses())
+                                .map(GuessId::new)
+                                .filter(|&g| {
+                                    brute_guess(&game, &table, g, &s.candidates, left, hr)
+                                        == Some(best)
+                                })
+                                .collect();
+                            assert_eq!(s.best, ties, "tie set, step {}: {ctx}", i + 1);
+                        }
+                        // Luck: the expected candidates left and the bucket left.
+                        let word = game.guesses[s.step.guess.index()];
+                        let mut sizes = std::collections::HashMap::new();
+                        for &a in &s.candidates {
+                            *sizes
+                                .entry(Feedback::compute(word, game.answers[a.index()]))
+                                .or_insert(0usize) += 1;
+                        }
+                        let n = s.candidates.len() as f64;
+                        let e: f64 = sizes.values().map(|&k| (k * k) as f64).sum::<f64>() / n;
+                        assert!((s.expected_left - e).abs() < 1e-9, "{ctx}");
+                        assert_eq!(s.left, sizes[&s.step.feedback], "{ctx}");
+                        rev = rev.after(word, s.step.feedback);
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} steps checked");
+}
+
+fn wt() -> Command {
+    let mut c = Command::cargo_bin("wordle-tree").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn run(args: &[&str]) -> String {
+    let out = wt().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn review_on_the_tree_is_exact_and_adds_up() {
+    let out = run(&["review", "salet:BYBBY", "tonic:YYBBB", "quota:GGGGG"]);
+    assert!(
+        out.contains("best:   salet 3.4212 guesses expected (optimal; other guesses may tie)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("played: tonic 2.1905 guesses expected: optimal, 0 guesses lost"),
+        "{out}"
+    );
+    assert!(
+        out.contains("summary: optimal from the start 3.4212 guesses expected; lost to choices 0.0000; luck +0.4212; total 3 guesses"),
+        "{out}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&run(&["review", "--json", "salet:BYBBY", "tonic:YYBBB"])).unwrap();
+    assert_eq!(v["solved"], false);
+    assert_eq!(v["steps"][0]["candidates"], 2315);
+    assert_eq!(v["steps"][0]["best"]["proved_optimal"], true);
+    assert_eq!(v["steps"][1]["luck"]["candidates_left"], 1);
+    assert_eq!(v["rest"]["candidates"], 1);
+    assert_eq!(v["rest"]["best"][0], "quota");
+    assert_eq!(v["summary"]["exact"], true);
+    // 2 played + 1 to play the last candidate.
+    assert_eq!(v["summary"]["total"], 3.0);
+}
+
+#[test]
+fn review_off_the_tree_counts_the_guesses_lost() {
+    // Step 2 leaves the tree (tonic is the tree's guess after salet:BYBBY).
+    let v: serde_json::Value = serde_json::from_str(&run(&[
+        "review",
+        "--json",
+        "--ties",
+        "salet:BYBBY",
+        "tiara:YBBBG",
+        "quota:GGGGG",
+    ]))
+    .unwrap();
+    let s2 = &v["steps"][1];
+    let best: Vec<&str> = s2["best"]["guesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g.as_str().unwrap())
+        .collect();
+    assert!(best.contains(&"tonic") && !best.contains(&"tiara"), "{s2}");
+    assert_eq!(s2["played"]["optimal"], false, "{s2}");
+    assert!(s2["played"]["lost"].as_f64().unwrap() > 0.0, "{s2}");
+    // 21 candidates: small enough for the whole tie set.
+    assert_eq!(s2["best"]["all_ties_listed"], true, "{s2}");
+    let s3 = &v["steps"][2];
+    assert_eq!(s3["best"]["source"], "solver", "{s3}");
+    let m = &v["summary"];
+    let lhs = m["optimal_start"].as_f64().unwrap() + m["lost_to_choices"].as_f64().unwrap()
+        - m["luck"].as_f64().unwrap();
+    assert!((lhs - 3.0).abs() < 1e-9, "{m}");
+}
+
+#[test]
+fn a_value_not_proved_in_time_is_a_range() {
+    // audio:YBBBB leaves 435 candidates; with no time the search proves no optimum
+    // (`next --time-limit 0 audio:YBBBB` is not proven either).
+    let v: serde_json::Value = serde_json::from_str(&run(&[
+        "review",
+        "--json",
+        "--time-limit",
+        "0",
+        "audio:YBBBB",
+    ]))
+    .unwrap();
+    assert_eq!(v["summary"]["exact"], false, "{v}");
+    let rest = &v["rest"];
+    assert_eq!(rest["candidates"], 435);
+    let range = rest["expected_range"]
+        .as_array()
+        .expect("a range, not a value");
+    let (lo, hi) = (range[0].as_f64().unwrap(), range[1].as_f64().unwrap());
+    // 1307 (perst) is the proved optimum of the state.
+    assert!(lo < 1307.0 / 435.0 && 1307.0 / 435.0 <= hi, "{rest}");
+    assert_eq!(rest["expected"].as_f64().unwrap(), hi);
+    // The text says so too.
+    let out = run(&["review", "--time-limit", "0", "audio:YBBBB"]);
+    assert!(out.contains("(not proved)"), "{out}");
+}
+
+#[test]
+fn bad_reviews_are_refused() {
+    for (args, msg) in [
+        (
+            vec!["review", "salet:BBGX"],
+            "feedback 'BBGX' has 4 characters",
+        ),
+        (
+            vec!["review", "crane:BBYBB", "salet:GGGGY"],
+            "step 2: no answer is consistent with salet:GGGGY after crane:BBYBB",
+        ),
+        (
+            vec!["review", "--time-limit", "soon", "salet:BBBBB"],
+            "'soon' is not a number of seconds",
+        ),
+    ] {
+        let out = wt().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+}
+
+/// Spread of review times over many games (release build; not in the default suite):
+/// every `STEP`-th answer (default 20) played by the entropy player from each opener
+/// of `OPENERS` (default salet,crane,trace,slate), each game reviewed from scratch as a
+/// `review` process does (the tree loaded once here; a process adds ~3 ms).
+/// `cargo test --release --test review review_spread -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn review_spread() {
+    use wordle_tree::analysis::{choose, Metric};
+    let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let tree = wordle_tree::format::file::load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),
+        &game,
+    )
+    .unwrap();
+    let step: usize = std::env::var("STEP").map_or(20, |s| s.parse().unwrap());
+    let openers = std::env::var("OPENERS").unwrap_or("salet,crane,trace,slate".into());
+    let stop = AtomicBool::new(false);
+    for opener in openers.split(',') {
+        let o = game
+            .guess_id(wordle_tree::word::Word::parse(opener).unwrap())
+            .unwrap();
+        let mut times = Vec::new();
+        let mut off = 0;
+        for a in (0..game.n_answers()).step_by(step) {
+            let answer = game.answers[a];
+            let mut ids: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
+            let mut steps = Vec::new();
+            let mut g = o;
+            loop {
+                let word = game.guesses[g.index()];
+                let f = Feedback::compute(word, answer);
+                steps.push(Step {
+                    guess: g,
+                    feedback: f,
+                });
+                if f.is_all_green() {
+                    break;
+                }
+                ids.retain(|&c| Feedback::compute(word, game.answers[c.index()]) == f);
+                g = choose(&game, &table, Metric::Entropy, &ids, None);
+            }
+            let t = std::time::Instant::now();
+            let r = review::review(
+                &game,
+                Some(&tree),
+                false,
+                6,
+                &steps,
+                &stop,
+                Options {
+                    tree_optimal: true,
+                    ..Options::default()
+                },
+            )
+            .unwrap();
+            times.push(t.elapsed().as_secs_f64());
+            off += r
+                .steps
+                .iter()
+                .any(|s| s.best_source == review::BestSource::Solver) as usize;
+            check_identity(&r);
+        }
+        times.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let q = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize] * 1e3;
+        println!(
+            "{opener}: {} games ({off} leave the tree): min {:.1} ms, median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
+            times.len(),
+            q(0.0),
+            q(0.5),
+            q(0.9),
+            q(1.0)
+        );
+    }
+}

@@ -1,0 +1,309 @@
+//! The `serve` JSON API, in process (the axum router driven by `tower::ServiceExt`):
+//! answers against the library, bad requests refused with JSON errors, arbitrary
+//! query strings never crash a handler, concurrent requests all served.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+use tower::ServiceExt;
+use wordle_tree::serve::{router, App, Config};
+
+fn app() -> Arc<App> {
+    static APP: OnceLock<Arc<App>> = OnceLock::new();
+    static STOP: AtomicBool = AtomicBool::new(false);
+    APP.get_or_init(|| {
+        let config = Config {
+            lists: vec!["wordle".into(), "nyt".into(), "sowpods".into()],
+            tree_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees")],
+            time_limit: Duration::from_secs(5),
+            max_searches: 2,
+        };
+        Arc::new(App::new(config, &STOP).unwrap())
+    })
+    .clone()
+}
+
+/// GET `uri`: status, JSON body (or the text as a JSON string), content type.
+async fn get(uri: &str) -> (StatusCode, serde_json::Value, String) {
+    let res = router(app())
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = res.status();
+    let ctype = res
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    let v = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
+    (status, v, ctype)
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn the_page_is_self_contained() {
+    rt().block_on(async {
+        let (status, v, ctype) = get("/").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(ctype.starts_with("text/html"), "{ctype}");
+        let page = v.as_str().unwrap();
+        assert!(page.contains("<script>") && page.contains("<style>"));
+        // No external assets: nothing is loaded from another origin.
+        for needle in ["http://", "https://", "src=", "<link"] {
+            assert!(!page.contains(needle), "the page refers to '{needle}'");
+        }
+    });
+}
+
+#[test]
+fn lists_are_the_ones_with_a_tree() {
+    rt().block_on(async {
+        let (status, v, _) = get("/api/lists").await;
+        assert_eq!(status, StatusCode::OK);
+        let served: Vec<String> = v["served"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                format!(
+                    "{}/{}",
+                    s["list"].as_str().unwrap(),
+                    s["mode"].as_str().unwrap()
+                )
+            })
+            .collect();
+        // sowpods has no shipped tree, so it is not served.
+        assert_eq!(
+            served,
+            ["nyt/normal", "nyt/hard", "wordle/normal", "wordle/hard"]
+        );
+    });
+}
+
+#[test]
+fn next_is_the_tree_move_and_off_the_tree_the_exact_one() {
+    rt().block_on(async {
+        let (status, v, _) = get("/api/next").await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["guess"], "salet");
+        assert_eq!(v["candidates"], 2315);
+        assert_eq!(v["cost"], 7920);
+        assert_eq!(v["source"], "tree");
+        let (_, v, _) = get("/api/next?history=salet:BBBBB+courd:BBBBY").await;
+        assert_eq!(v["guess"], "dingy", "{v}");
+        assert_eq!(v["cost"], 11);
+        assert_eq!(
+            v["words"],
+            serde_json::json!(["biddy", "dingy", "dizzy", "dying", "giddy", "windy"])
+        );
+        // Commas separate tokens too; the hard tree gives its own move.
+        let (_, v, _) = get("/api/next?mode=hard&history=salet,BBBBB").await;
+        assert!(
+            v["error"].as_str().unwrap().contains("GUESS:FEEDBACK"),
+            "{v}"
+        );
+        let (_, v, _) = get("/api/next?list=nyt&mode=hard").await;
+        assert_eq!(v["cost"], 8097, "{v}");
+        // Off the tree: solved exactly (README: crane:BBYBB -> silty, 134 candidates).
+        let (status, v, _) = get("/api/next?history=crane:BBYBB").await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["guess"], "silty", "{v}");
+        assert_eq!(v["candidates"], 134);
+        assert_eq!(v["source"], "solved");
+        assert_eq!(v["proven_optimal"], true);
+        let (_, v, _) = get("/api/next?history=salet:BYBBY+tonic:YYBBB+quota:GGGGG").await;
+        assert_eq!(v["solved"], true);
+        assert_eq!(v["answer"], "quota");
+        assert_eq!(v["guesses"], 3);
+    });
+}
+
+#[test]
+fn candidates_review_and_opener_values() {
+    rt().block_on(async {
+        let (_, v, _) = get("/api/candidates?history=salet:BBBBB%20courd:BBBBY").await;
+        assert_eq!(v["candidates"], 6, "{v}");
+        assert_eq!(v["words"][0], "biddy");
+        // The review is the library's review.
+        let (status, v, _) = get("/api/review?history=salet:BYBBY+tonic:YYBBB+quota:GGGGG").await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let game =
+            wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
+        let tree = wordle_tree::format::file::load(
+            &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),
+            &game,
+        )
+        .unwrap();
+        let steps: Vec<_> = ["salet:BYBBY", "tonic:YYBBB", "quota:GGGGG"]
+            .iter()
+            .map(|t| wordle_tree::play::parse_step(&game, t).unwrap())
+            .collect();
+        let want = wordle_tree::review::review(
+            &game,
+            Some(&tree),
+            false,
+            6,
+            &steps,
+            &AtomicBool::new(false),
+            wordle_tree::review::Options {
+                tree_optimal: true,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .to_json(&game);
+        // (Parsed the same way as the answer, so floats compare equal.)
+        let want: serde_json::Value = serde_json::from_str(&want.to_string()).unwrap();
+        assert_eq!(v, want);
+        let (_, v, _) = get("/api/opener?word=salet").await;
+        assert_eq!(v["known"], true);
+        assert_eq!(v["total"], 7920);
+        let (_, v, _) = get("/api/opener?word=CRANE").await;
+        assert_eq!(v["known"], false, "{v}");
+        let (status, v, _) = get("/api/opener?word=zzzzz").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .contains("not in the allowed guesses"),
+            "{v}"
+        );
+    });
+}
+
+#[test]
+fn bad_requests_get_400_with_a_json_error() {
+    rt().block_on(async {
+        let long = format!("/api/next?history={}", "salet:BBBBB+".repeat(13));
+        let huge = format!("/api/next?history={}", "a".repeat(5000));
+        let cases: Vec<(&str, &str)> = vec![
+            (
+                "/api/next?list=klingon",
+                "list 'klingon' in normal mode is not served",
+            ),
+            (
+                "/api/next?mode=easy",
+                "mode 'easy': expected normal or hard",
+            ),
+            (
+                "/api/next?history=salet:BBGX",
+                "feedback 'BBGX' has 4 characters",
+            ),
+            (
+                "/api/next?history=zzzzz:BBBBB",
+                "not in the allowed guesses",
+            ),
+            (
+                "/api/next?history=crane:BBYBB+salet:GGGGY",
+                "step 2: no answer is consistent with salet:GGGGY after crane:BBYBB",
+            ),
+            (
+                "/api/review?mode=hard&history=salet:BYBBB+courd:BBBBB",
+                "breaks hard mode",
+            ),
+            (&long, "history of 13 tokens, at most 12"),
+            (&huge, "query string of"),
+            (
+                "/api/next?list=wordle&list=nyt",
+                "parameter 'list' given twice",
+            ),
+            ("/api/next?history=%FF%FE", "is not GUESS:FEEDBACK"),
+            (
+                "/api/next?history=whiff:GGGGG+whiff:GGGGG",
+                "after the answer was already found",
+            ),
+            ("/api/opener", "missing parameter 'word'"),
+        ];
+        for (uri, msg) in cases {
+            let (status, v, ctype) = get(uri).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {v}");
+            assert!(ctype.starts_with("application/json"), "{uri}: {ctype}");
+            let e = v["error"].as_str().unwrap_or_default();
+            assert!(e.contains(msg), "{uri}: {e}");
+        }
+        let (status, v, _) = get("/nothing/here").await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(v["error"], "no such route");
+        // A request body beyond the limit is refused, not read.
+        let res = router(app())
+            .oneshot(
+                Request::post("/api/next")
+                    .body(Body::from(vec![b'x'; 1 << 20]))
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert!(res.status().is_client_error(), "{}", res.status());
+    });
+}
+
+#[test]
+fn arbitrary_queries_never_crash_a_handler() {
+    // Every printable-ASCII query to every route answers 200, 400 or 404 with JSON.
+    let alphabet: Vec<char> = "abcdelrst:=&+%,GBYgby09 .-".chars().collect();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let rt = rt();
+    rt.block_on(async {
+        for i in 0..400 {
+            let mut q = String::new();
+            let len = (i % 40) + 1;
+            for _ in 0..len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                q.push(alphabet[(x % alphabet.len() as u64) as usize]);
+            }
+            let route = ["next", "candidates", "review", "opener"][i % 4];
+            let q = q.replace(' ', "+");
+            let uri = format!("/api/{route}?history={q}");
+            let Ok(req) = Request::get(uri.as_str()).body(Body::empty()) else {
+                continue;
+            };
+            let res = router(app()).oneshot(req).await.unwrap();
+            let status = res.status();
+            assert!(
+                [StatusCode::OK, StatusCode::BAD_REQUEST].contains(&status),
+                "{uri}: {status}"
+            );
+            let bytes = res.into_body().collect().await.unwrap().to_bytes();
+            let _: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        }
+    });
+}
+
+#[test]
+fn concurrent_requests_are_all_served() {
+    rt().block_on(async {
+        let uris = [
+            "/api/next",
+            "/api/next?history=salet:BBBBB",
+            "/api/next?history=crane:BBYBB",
+            "/api/review?history=salet:BYBBY+tiara:YBBBG",
+            "/api/candidates?history=salet:BBBBB",
+        ];
+        let tasks: Vec<_> = (0..40)
+            .map(|i| {
+                let uri = uris[i % uris.len()];
+                tokio::spawn(async move { get(uri).await })
+            })
+            .collect();
+        for t in tasks {
+            let (status, v, _) = t.await.unwrap();
+            assert_eq!(status, StatusCode::OK, "{v}");
+        }
+    });
+}
