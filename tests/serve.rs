@@ -122,10 +122,10 @@ fn next_is_the_tree_move_and_off_the_tree_the_exact_one() {
         assert_eq!(status, StatusCode::OK, "{v}");
         assert_eq!(v["guess"], "silty", "{v}");
         assert_eq!(v["candidates"], 134);
-        assert_eq!(v["source"], "solved");
+        assert_eq!(v["source"], "search");
         assert_eq!(v["proven_optimal"], true);
         let (_, v, _) = get("/api/next?history=salet:BYBBY+tonic:YYBBB+quota:GGGGG").await;
-        assert_eq!(v["solved"], true);
+        assert_eq!(v["found"], true);
         assert_eq!(v["answer"], "quota");
         assert_eq!(v["guesses"], 3);
     });

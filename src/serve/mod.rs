@@ -357,7 +357,7 @@ fn advice_json(game: &Game, steps: &[Step], advice: &Advice) -> Value {
     match advice {
         Advice::Solved { answer, guesses } => json!({
             "history": history,
-            "solved": true,
+            "found": true,
             "answer": game.answers[answer.index()].to_string(),
             "guesses": guesses,
         }),
@@ -365,7 +365,7 @@ fn advice_json(game: &Game, steps: &[Step], advice: &Advice) -> Value {
             let (source, lower_bound) = match m.source {
                 Source::Tree => ("tree", m.cost),
                 Source::Solved { proof, .. } => (
-                    "solved",
+                    "search",
                     match proof {
                         Proof::Exact => m.cost,
                         Proof::Unproven { lower_bound, .. } => lower_bound,
@@ -374,7 +374,7 @@ fn advice_json(game: &Game, steps: &[Step], advice: &Advice) -> Value {
             };
             json!({
                 "history": history,
-                "solved": false,
+                "found": false,
                 "guess": game.guesses[m.guess.index()].to_string(),
                 "candidates": m.candidates.len(),
                 "words": words(game, &m.candidates, NEXT_WORDS),
