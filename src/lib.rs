@@ -15,6 +15,8 @@
 //! - [`play`]: histories (`GUESS:FEEDBACK`), following a tree, next-guess advice
 //!   (solved exactly off the tree).
 //! - [`openers`]: exact ranking of many openers, resumable and shardable.
+//! - [`proof`]: one opener's proof as units in a results directory: resumable,
+//!   shardable, merged into the whole tree.
 //!
 //! Glossary (one name per concept): a **guess** is a word played; an **answer** is a
 //! word that can be hidden; **feedback** is the colours a guess gets (green, yellow,
@@ -34,6 +36,7 @@ pub mod game;
 pub mod hard;
 pub mod openers;
 pub mod play;
+pub mod proof;
 pub mod search;
 pub mod table;
 pub mod tree;

@@ -5,13 +5,6 @@
 mod next;
 mod openers;
 
-use wordle_tree::analysis::{self, Metric};
-use wordle_tree::format::{self, file, text};
-use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
-use wordle_tree::search::{Config, Solver};
-use wordle_tree::table::FeedbackTable;
-use wordle_tree::tree::{histogram_text, Tree};
-use wordle_tree::word::Word;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -19,8 +12,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
+use wordle_tree::analysis::{self, Metric};
+use wordle_tree::format::{self, file, text};
+use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
+use wordle_tree::search::{Config, Solver};
+use wordle_tree::table::FeedbackTable;
+use wordle_tree::tree::{histogram_text, Tree};
+use wordle_tree::word::Word;
 
 mod check;
+mod proof;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -29,7 +30,7 @@ mod check;
     about = "Provably optimal Wordle strategies"
 )]
 pub struct Cli {
-    /// Shipped word lists: wordle (default), nyt or sowpods.
+    /// Shipped word lists: wordle (default), nyt, wordle-all, nyt-all, nyt2023 or sowpods.
     #[arg(long, global = true, default_value = "wordle")]
     list: String,
     /// Answer list file (with --guesses; overrides --list).
@@ -100,6 +101,20 @@ enum Command {
         /// Table memory limit in MiB.
         #[arg(long, default_value_t = 4096)]
         memory: usize,
+        /// Keep the proof unit by unit (one file per opener bucket) in this
+        /// directory: a rerun resumes, shards share it, --merge assembles the tree.
+        #[arg(long)]
+        results: Option<PathBuf>,
+        /// With --results: solve only shard i of n of the units (1-based), e.g. 3/8.
+        #[arg(long, value_parser = openers::parse_shard, value_name = "I/N", requires = "results")]
+        shard: Option<wordle_tree::openers::Shard>,
+        /// With --results: solve nothing, assemble and verify the tree from the units.
+        #[arg(long, requires = "results", conflicts_with = "shard")]
+        merge: bool,
+        /// With --results: units may stop once the opener is proved to cost at least
+        /// this; the verdict is then "at least N" unless every unit is exact.
+        #[arg(long, requires = "results")]
+        cutoff: Option<u64>,
     },
     /// Replays every answer through a stored tree and checks it.
     Verify { file: PathBuf },
@@ -209,6 +224,34 @@ pub fn run() -> Result<ExitCode> {
             out,
             text,
             memory,
+            results: Some(results),
+            shard,
+            merge,
+            cutoff,
+        } => {
+            check_max_guesses(*max_guesses)?;
+            proof::run(
+                &ctx,
+                proof::Args {
+                    opener: allowed_guess(&game, opener, "opener")?,
+                    max_guesses: *max_guesses,
+                    out: out.as_deref(),
+                    text: text.as_deref(),
+                    memory: *memory,
+                    results,
+                    shard: *shard,
+                    merge: *merge,
+                    cutoff: *cutoff,
+                },
+            )
+        }
+        Command::Solve {
+            opener,
+            max_guesses,
+            out,
+            text,
+            memory,
+            ..
         } => solve(
             &ctx,
             opener,

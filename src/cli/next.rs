@@ -9,21 +9,22 @@
 //! when the history has left the tree.
 
 use super::{allowed_guess, mode_name, Ctx};
-use wordle_tree::feedback::Feedback;
-use wordle_tree::format::file;
-use wordle_tree::game::{AnswerId, Game};
-use wordle_tree::play::{self, Advice, AdviceError, Move, Proof, Source, Step};
-use wordle_tree::tree::Tree;
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
+use wordle_tree::feedback::Feedback;
+use wordle_tree::format::file;
+use wordle_tree::game::{AnswerId, Game};
+use wordle_tree::play::{self, Advice, AdviceError, Move, Proof, Source, Step};
+use wordle_tree::tree::Tree;
 
 #[derive(clap::Args, Debug)]
 pub struct NextArgs {
-    /// Tree file (default: the shipped trees/salet.<normal|hard>.<list>.tree).
+    /// Tree file (default: the shipped trees/<opener>.<normal|hard>.<list>.tree; the
+    /// opener is tarse for nyt2023, salet otherwise).
     #[arg(long)]
     tree: Option<PathBuf>,
     /// Print JSON for programs.
@@ -69,6 +70,15 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         .map_err(|_| format!("'{s}': a time limit is a finite number of seconds, 0 or more"))
 }
 
+/// The opener of the shipped trees of a list: `tarse` for nyt2023 (the published best
+/// opener of that list), `salet` for the others.
+fn shipped_opener(list: &str) -> &'static str {
+    match list {
+        "nyt2023" => "tarse",
+        _ => "salet",
+    }
+}
+
 /// The shipped tree for the lists and mode in use: `trees/` in the current directory,
 /// else beside the executable (any ancestor of it), else in the source checkout it
 /// was built from.
@@ -76,7 +86,12 @@ fn shipped_tree(game: &Game, hard: bool) -> Result<PathBuf> {
     if game.name == "custom" {
         bail!("no shipped tree for custom word lists; pass --tree FILE (build one with `solve --opener WORD --out FILE`)");
     }
-    let name = format!("salet.{}.{}.tree", mode_name(hard), game.name);
+    let name = format!(
+        "{}.{}.{}.tree",
+        shipped_opener(&game.name),
+        mode_name(hard),
+        game.name
+    );
     let mut dirs = vec![PathBuf::from("trees")];
     if let Ok(exe) = std::env::current_exe() {
         dirs.extend(exe.ancestors().skip(1).map(|d| d.join("trees")));
@@ -166,7 +181,9 @@ impl<'a> Helper<'a> {
             advice
         })?;
         if self.ctx.stop.load(Ordering::Relaxed) {
-            return Err(AdviceError::Solve(wordle_tree::search::SolveError::Interrupted));
+            return Err(AdviceError::Solve(
+                wordle_tree::search::SolveError::Interrupted,
+            ));
         }
         Ok(advice)
     }
@@ -482,7 +499,9 @@ fn read_step(game: &Game, text: &str, suggested: u16) -> Reply {
                 feedback,
             }),
             // A word the player typed alone: ask for its feedback too.
-            Err(_) if wordle_tree::word::Word::parse(f).is_ok_and(|w| game.guess_id(w).is_some()) => {
+            Err(_)
+                if wordle_tree::word::Word::parse(f).is_ok_and(|w| game.guess_id(w).is_some()) =>
+            {
                 Reply::Bad(format!(
                     "'{f}' is not a feedback; if you played it, add its feedback: '{f} BYBBG'"
                 ))
