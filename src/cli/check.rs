@@ -1,18 +1,18 @@
 //! `check`: proves or refutes depth claims (see `wordle_tree::check`).
 
 use super::{allowed_guess, describe, mode_name, progress_bar, Ctx};
-use anyhow::{bail, Context, Result};
-use rayon::prelude::*;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
 use wordle_tree::check::{self, Verdict};
 use wordle_tree::format::{self, file};
 use wordle_tree::game::GuessId;
 use wordle_tree::table::FeedbackTable;
 use wordle_tree::tree::histogram_text;
 use wordle_tree::word::Word;
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {

@@ -2,12 +2,12 @@
 //! `wordle_tree::openers`); the progress bar, the timing report and the ranking table.
 
 use super::{describe, peak_memory_mib, Ctx};
+use wordle_tree::openers::{self, ResultsDir, Settings, Shard, Tally};
+use wordle_tree::table::FeedbackTable;
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use wordle_tree::openers::{self, ResultsDir, Settings, Shard, Tally};
-use wordle_tree::table::FeedbackTable;
 
 /// Options of `openers`, gathered by the clap layer.
 pub(super) struct Args<'a> {
