@@ -41,7 +41,7 @@
 //! `check --results` (depth claims) can use the same units with another objective;
 //! the identity line `objective` is there for it (this version writes `total` only).
 
-use crate::feedback::{Feedback, FeedbackError};
+use crate::feedback::Feedback;
 use crate::game::{AnswerId, Fnv, Game, GuessId};
 use crate::hard::Revealed;
 use crate::search::bound::INFEASIBLE;
@@ -150,12 +150,6 @@ fn strict_feedback(s: &str) -> Option<u8> {
         return None;
     }
     Feedback::parse(s).ok().map(|f: Feedback| f.0)
-}
-
-impl From<FeedbackError> for ProofError {
-    fn from(e: FeedbackError) -> Self {
-        ProofError::Internal(String::new(), e.to_string())
-    }
 }
 
 /// One unit of the plan: its state.
@@ -564,6 +558,7 @@ pub struct Status {
 /// the cutoff is proved reached. `stop` is the solver's stop flag: once set, the units
 /// in progress are abandoned (not written) and `Interrupted` is returned. `progress`
 /// is called after each unit.
+#[allow(clippy::too_many_arguments)]
 pub fn run_units(
     solver: &Solver,
     table: &FeedbackTable,

@@ -225,7 +225,7 @@ fn foreign_unit_files_are_refused_by_name() {
             (&game, &table)
         };
         run_shard(og, ot, other, d.path(), (1, 1));
-        let src = d.path().join(&other.units[0].key.file_name());
+        let src = d.path().join(other.units[0].key.file_name());
         let dst = dir.path().join(&unit);
         std::fs::copy(&src, &dst).unwrap();
         match proof::scan_dir(&game, &table, &plan, dir.path()) {
@@ -237,7 +237,7 @@ fn foreign_unit_files_are_refused_by_name() {
         }
     }
     // Another format version, with a good checksum: refused too.
-    let s = proof::encode_record(&game, &plan, 0, &scan_one(&game, &table, &plan, dir.path()));
+    let s = proof::encode_record(&game, &plan, 0, &scan_one(&game, &table, &plan));
     let body = s[..s.rfind("end ").unwrap()].replace("unit v1\n", "unit v9\n");
     let mut h = wordle_tree::game::Fnv::new();
     h.bytes(body.as_bytes());
@@ -251,7 +251,7 @@ fn foreign_unit_files_are_refused_by_name() {
 }
 
 /// A good record of unit 0 (solved again in a scratch directory).
-fn scan_one(game: &Game, table: &FeedbackTable, plan: &Plan, _dir: &Path) -> proof::Record {
+fn scan_one(game: &Game, table: &FeedbackTable, plan: &Plan) -> proof::Record {
     let d = tempfile::tempdir().unwrap();
     run_shard(game, table, plan, d.path(), (1, 1));
     scan(game, table, plan, d.path()).done[&0].clone()
