@@ -497,6 +497,8 @@ pub struct Scan {
     pub done: BTreeMap<usize, Record>,
     /// Damaged files and why (their units count as not done).
     pub damaged: Vec<(PathBuf, String)>,
+    /// Unreadable files named like units this plan does not have: left alone.
+    pub strays: Vec<(PathBuf, String)>,
 }
 
 /// Reads every unit file in `dir` (creating it if missing). Skips dot files (temporary
@@ -527,7 +529,15 @@ pub fn scan_dir(
             Read::Good(i, rec) => {
                 scan.done.insert(i, rec);
             }
-            Read::Damaged(why) => scan.damaged.push((path, why)),
+            Read::Damaged(why) => {
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if plan.units.iter().any(|u| u.key.file_name() == name) {
+                    scan.damaged.push((path, why));
+                } else {
+                    // Unreadable, and no unit of this plan would replace it.
+                    scan.strays.push((path, why));
+                }
+            }
         }
     }
     Ok(scan)

@@ -143,8 +143,11 @@ fn damaged_unit_files_are_redone() {
     let p1 = plan.path(dir.path(), 1);
     let text = std::fs::read_to_string(&p1).unwrap();
     std::fs::write(&p1, text.replace("result exact ", "result exact 1")).unwrap();
+    // Garbage under a unit-like name that is no unit of this plan: left alone.
+    std::fs::write(dir.path().join("unit.GGGGG.txt"), "junk\n").unwrap();
     let s = scan(&game, &table, &plan, dir.path());
     assert_eq!(s.damaged.len(), 2, "{:?}", s.damaged);
+    assert_eq!(s.strays.len(), 1, "{:?}", s.strays);
     assert_eq!(s.done.len(), plan.units.len() - 2);
     assert_eq!(run_shard(&game, &table, &plan, dir.path(), (1, 1)), 2);
     let s = scan(&game, &table, &plan, dir.path());

@@ -60,6 +60,12 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             }
         );
     }
+    for (path, why) in &scan.strays {
+        eprintln!(
+            "warning: {}: not a unit file of this proof ({why}); ignored",
+            path.display()
+        );
+    }
     let mut interrupted = false;
     if !a.merge {
         let shard = a.shard.unwrap_or(Shard::ALL);
