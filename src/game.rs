@@ -90,7 +90,10 @@ impl GuessId {
     }
 }
 
-/// The shipped word lists, embedded so the binary works from any directory.
+/// The shipped word lists, embedded so the binary works from any directory: (name,
+/// answers, guesses). The big games (`wordle-all`, `nyt-all`: every allowed word may be
+/// the answer) and `nyt2023`'s guesses reuse the files of the smaller lists, answers
+/// first then the guess-only words, so their ids follow that order, not the alphabet.
 pub const SHIPPED: &[(&str, &str, &str)] = &[
     (
         "wordle",
@@ -101,6 +104,36 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         "nyt",
         include_str!("../wordlists/nyt-answers.txt"),
         include_str!("../wordlists/nyt-guesses.txt"),
+    ),
+    (
+        "wordle-all",
+        concat!(
+            include_str!("../wordlists/wordle-answers.txt"),
+            include_str!("../wordlists/wordle-guesses.txt")
+        ),
+        concat!(
+            include_str!("../wordlists/wordle-answers.txt"),
+            include_str!("../wordlists/wordle-guesses.txt")
+        ),
+    ),
+    (
+        "nyt-all",
+        concat!(
+            include_str!("../wordlists/nyt-answers.txt"),
+            include_str!("../wordlists/nyt-guesses.txt")
+        ),
+        concat!(
+            include_str!("../wordlists/nyt-answers.txt"),
+            include_str!("../wordlists/nyt-guesses.txt")
+        ),
+    ),
+    (
+        "nyt2023",
+        include_str!("../wordlists/nyt-answers-2023.txt"),
+        concat!(
+            include_str!("../wordlists/nyt-answers.txt"),
+            include_str!("../wordlists/nyt-guesses.txt")
+        ),
     ),
     (
         "sowpods",
@@ -122,7 +155,7 @@ pub enum ListSource {
 pub enum GameError {
     #[error(transparent)]
     List(#[from] ListError),
-    #[error("unknown list '{0}' (known: wordle, nyt, sowpods)")]
+    #[error("unknown list '{0}' (known: wordle, nyt, wordle-all, nyt-all, nyt2023, sowpods)")]
     UnknownList(String),
     #[error("too many words: {0} (at most 65535)")]
     TooMany(usize),
@@ -309,6 +342,9 @@ mod tests {
         for (name, answers, allowed) in [
             ("wordle", 2315, 12972),
             ("nyt", 2309, 14855),
+            ("wordle-all", 12972, 12972),
+            ("nyt-all", 14855, 14855),
+            ("nyt2023", 3158, 14855),
             ("sowpods", 12478, 12478),
         ] {
             let game = Game::load(&ListSource::Named(name.into())).unwrap();

@@ -26,6 +26,8 @@
 //! - [`openers`]: exact ranking of many openers, resumable and shardable.
 //! - [`results`]: result files and results directories (format, atomic writes of
 //!   every output file, stale temp cleanup, shards), shared by `openers` and `check`.
+//! - [`proof`]: one opener's proof as units in a results directory: resumable,
+//!   shardable, merged into the whole tree.
 //!
 //! The command-line interface (clap types, output) lives in the binary (`src/main.rs`,
 //! `src/cli/`); the docs it and the code cite (interfaces, formats, bad-input rules,
@@ -50,6 +52,7 @@ pub mod game;
 pub mod hard;
 pub mod openers;
 pub mod play;
+pub mod proof;
 pub mod results;
 pub mod review;
 pub mod search;

@@ -11,12 +11,16 @@ use wordle_tree::format::file;
 use wordle_tree::play;
 use wordle_tree::{Game, ListSource};
 
-/// (list, hard, file, total) as produced by `solve --opener salet` (trees/README.md).
+/// (list, hard, file, total) as produced by `solve --opener salet` (tarse for nyt2023;
+/// trees/README.md).
 const SHIPPED: &[(&str, bool, &str, u64)] = &[
     ("wordle", false, "trees/salet.normal.wordle.tree", 7920),
     ("wordle", true, "trees/salet.hard.wordle.tree", 8122),
     ("nyt", false, "trees/salet.normal.nyt.tree", 7894),
     ("nyt", true, "trees/salet.hard.nyt.tree", 8097),
+    // The published optima of tarse on the 2023 list: 11219 normal, 11627 hard.
+    ("nyt2023", false, "trees/tarse.normal.nyt2023.tree", 11219),
+    ("nyt2023", true, "trees/tarse.hard.nyt2023.tree", 11627),
 ];
 
 #[test]
@@ -27,7 +31,8 @@ fn shipped_trees_load_verify_and_carry_the_lists_checksum() {
         assert_eq!(tree.list_checksum(), game.checksum, "{path}");
         assert_eq!(tree.hard(), hard, "{path}");
         assert_eq!(tree.max_guesses(), 6, "{path}");
-        assert_eq!(game.guesses[tree.root().guess.index()].to_string(), "salet");
+        let opener = path.split(['/', '.']).nth(1).unwrap();
+        assert_eq!(game.guesses[tree.root().guess.index()].to_string(), opener);
         let replay = tree.verify(&game);
         assert!(replay.is_valid(), "{path}: {:?}", replay.problems.first());
         assert_eq!(replay.total(), total, "{path}");
@@ -405,4 +410,19 @@ fn play_by_itself_shows_the_path() {
         .assert()
         .success()
         .stdout(contains("solved: whiff in"));
+}
+
+#[test]
+fn next_on_nyt2023_uses_the_shipped_tarse_trees() {
+    for hard in [false, true] {
+        let mut c = Command::cargo_bin("wordle-tree").unwrap();
+        c.args(["--list", "nyt2023"]);
+        if hard {
+            c.arg("--hard");
+        }
+        c.arg("next")
+            .assert()
+            .code(0)
+            .stdout(contains("next guess: tarse").and(contains("candidates left: 3158")));
+    }
 }

@@ -237,6 +237,15 @@ fn published_optima_trace_and_hard_salet() {
             vec!["--threads", "1", "solve", "--opener", "salet"],
             "total 7920 guesses",
         ),
+        // The published optima of tarse on the 2023 NYT list (6 s and 12 s here).
+        (
+            vec!["--list", "nyt2023", "solve", "--opener", "tarse"],
+            "total 11219 guesses",
+        ),
+        (
+            vec!["--list", "nyt2023", "--hard", "solve", "--opener", "tarse"],
+            "total 11627 guesses",
+        ),
     ] {
         let out = cli().args(&args).assert().code(0);
         assert!(stdout(out.get_output()).contains(want), "{args:?}");

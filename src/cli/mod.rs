@@ -28,6 +28,7 @@ use wordle_tree::tree::{histogram_text, Tree};
 use wordle_tree::word::Word;
 
 mod check;
+mod proof;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -36,7 +37,7 @@ mod check;
     about = "Provably optimal Wordle strategies"
 )]
 pub struct Cli {
-    /// Shipped word lists: wordle (default), nyt or sowpods.
+    /// Shipped word lists: wordle (default), nyt, wordle-all, nyt-all, nyt2023 or sowpods.
     #[arg(long, global = true, default_value = "wordle")]
     list: String,
     /// Answer list file (with --guesses; overrides --list).
@@ -107,6 +108,20 @@ enum Command {
         /// Transposition table memory limit in MiB.
         #[arg(long, default_value_t = 4096)]
         memory: usize,
+        /// Keep the proof unit by unit (one file per opener bucket) in this
+        /// directory: a rerun resumes, shards share it, --merge assembles the tree.
+        #[arg(long)]
+        results: Option<PathBuf>,
+        /// With --results: solve only shard i of n of the units (1-based), e.g. 3/8.
+        #[arg(long, value_parser = parse_shard, value_name = "I/N", requires = "results")]
+        shard: Option<wordle_tree::results::Shard>,
+        /// With --results: solve nothing, assemble and verify the tree from the units.
+        #[arg(long, requires = "results", conflicts_with = "shard")]
+        merge: bool,
+        /// With --results: units may stop once the opener is proved to cost at least
+        /// this; the verdict is then "at least N" unless every unit is exact.
+        #[arg(long, requires = "results")]
+        cutoff: Option<u64>,
     },
     /// Replays every answer through a stored tree and checks it.
     Verify { file: PathBuf },
@@ -276,6 +291,34 @@ fn run() -> Result<ExitCode> {
             out,
             text,
             memory,
+            results: Some(results),
+            shard,
+            merge,
+            cutoff,
+        } => {
+            check_max_guesses(*max_guesses)?;
+            proof::run(
+                &ctx,
+                proof::Args {
+                    opener: allowed_guess(&game, opener, "opener")?,
+                    max_guesses: *max_guesses,
+                    out: out.as_deref(),
+                    text: text.as_deref(),
+                    memory: *memory,
+                    results,
+                    shard: *shard,
+                    merge: *merge,
+                    cutoff: *cutoff,
+                },
+            )
+        }
+        Command::Solve {
+            opener,
+            max_guesses,
+            out,
+            text,
+            memory,
+            ..
         } => solve(
             &ctx,
             opener,

@@ -26,7 +26,8 @@ use wordle_tree::tree::Tree;
 
 #[derive(clap::Args, Debug)]
 pub struct NextArgs {
-    /// Tree file (default: the shipped trees/salet.<normal|hard>.<list>.tree).
+    /// Tree file (default: the shipped trees/<opener>.<normal|hard>.<list>.tree; the
+    /// opener is tarse for nyt2023, salet otherwise).
     #[arg(long)]
     tree: Option<PathBuf>,
     /// Print JSON for programs.
@@ -97,6 +98,15 @@ pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     })
 }
 
+/// The opener of the shipped trees of a list: `tarse` for nyt2023 (the published best
+/// opener of that list), `salet` for the others.
+fn shipped_opener(list: &str) -> &'static str {
+    match list {
+        "nyt2023" => "tarse",
+        _ => "salet",
+    }
+}
+
 /// The shipped tree for the lists and mode in use: `trees/` in the current directory,
 /// else beside the executable (any ancestor of it), else in the source checkout it
 /// was built from.
@@ -104,7 +114,12 @@ fn shipped_tree(game: &Game, hard: bool) -> Result<PathBuf> {
     if game.name == "custom" {
         bail!("no shipped tree for custom word lists; pass --tree FILE (build one with `solve --opener WORD --out FILE`)");
     }
-    let name = format!("salet.{}.{}.tree", mode_name(hard), game.name);
+    let name = format!(
+        "{}.{}.{}.tree",
+        shipped_opener(&game.name),
+        mode_name(hard),
+        game.name
+    );
     let mut dirs = vec![PathBuf::from("trees")];
     if let Ok(exe) = std::env::current_exe() {
         dirs.extend(exe.ancestors().skip(1).map(|d| d.join("trees")));

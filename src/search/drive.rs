@@ -224,6 +224,22 @@ impl Solver<'_> {
         Ok((v < INFEASIBLE).then_some(v))
     }
 
+    /// One state under a cutoff, serially: the exact cost when it is below `cutoff`,
+    /// else a proved lower bound `>= cutoff` ([`super::bound::INFEASIBLE`] when no tree
+    /// finds every candidate within `left`). For callers that split one proof into
+    /// units (`crate::proof`); the transposition table is shared with every other call.
+    pub fn cost_below(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        cutoff: u32,
+    ) -> Result<u32, SolveError> {
+        let (v, _) = self.run(ids, left, revealed, cutoff);
+        self.check_stop()?;
+        Ok(v)
+    }
+
     /// Like [`Solver::cost`], but once `deadline` has passed and some guess has been
     /// solved, the search stops taking new guesses at the top and settles for the best
     /// found: [`Top::lower_bound`] says what was proved (equal to the cost when the

@@ -1,0 +1,216 @@
+//! `solve --results DIR`: one opener's proof kept unit by unit (see
+//! `wordle_tree::proof`): the run (`--shard i/n`, `--cutoff N`), its progress line and
+//! time estimate, and the merge (`--merge`, or automatically once every unit is done).
+
+use super::bench::peak_memory_mib;
+use super::{describe, histogram_text, Ctx};
+use anyhow::{bail, Context, Result};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+use wordle_tree::format::{file, text};
+use wordle_tree::game::GuessId;
+use wordle_tree::openers::Shard;
+use wordle_tree::proof::{self, Plan, Status, Verdict};
+use wordle_tree::results::write_atomic;
+use wordle_tree::search::{Config, SolveError, Solver};
+use wordle_tree::table::FeedbackTable;
+
+/// Options of `solve --results`.
+pub(super) struct Args<'a> {
+    pub opener: GuessId,
+    pub max_guesses: u8,
+    pub out: Option<&'a Path>,
+    pub text: Option<&'a Path>,
+    pub memory: usize,
+    pub results: &'a Path,
+    pub shard: Option<Shard>,
+    pub merge: bool,
+    pub cutoff: Option<u64>,
+}
+
+fn eta(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
+    let game = ctx.game;
+    let t = Instant::now();
+    let table = FeedbackTable::build(game);
+    let plan = Plan::new(game, &table, a.opener, ctx.hard, a.max_guesses, a.cutoff)?;
+    outln!(
+        "proof: opener {}, {}, at most {} guesses; cutoff {}; {} units (largest {} candidates); results in {}",
+        plan.identity.opener,
+        describe(game, ctx.hard),
+        a.max_guesses,
+        a.cutoff.map_or("none".into(), |c| c.to_string()),
+        plan.units.len(),
+        plan.units.first().map_or(0, |u| u.ids.len()),
+        a.results.display()
+    );
+    let mut scan = proof::scan_dir(game, &table, &plan, a.results)?;
+    for (path, why) in &scan.damaged {
+        errln!(
+            "warning: {}: damaged unit file ({why}); {}",
+            path.display(),
+            if a.merge {
+                "counted as missing"
+            } else {
+                "it is redone"
+            }
+        );
+    }
+    for (path, why) in &scan.strays {
+        errln!(
+            "warning: {}: not a unit file of this proof ({why}); ignored",
+            path.display()
+        );
+    }
+    let mut interrupted = false;
+    if !a.merge {
+        let shard = a.shard.unwrap_or(Shard::ALL);
+        let todo = plan.shard(shard.index, shard.count);
+        let before = todo.iter().filter(|i| scan.done.contains_key(i)).count();
+        outln!(
+            "shard {}/{}: {} units, {} already done, {} to do",
+            shard.index,
+            shard.count,
+            todo.len(),
+            before,
+            todo.len() - before
+        );
+        let config = Config {
+            max_guesses: a.max_guesses,
+            hard: ctx.hard,
+            memory_limit: a.memory << 20,
+            use_transpositions: true,
+            ..Config::default()
+        };
+        let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
+        let bar = super::progress_bar(ctx.quiet, "proof");
+        let started = Instant::now();
+        let first = std::sync::Mutex::new(None::<u64>);
+        let show = |st: &Status| {
+            // Time left: this run's seconds per candidate so far, times the
+            // candidates left (a rough guide: large units cost more per candidate).
+            let mut first = first.lock().unwrap();
+            let base = *first.get_or_insert(st.mine_candidates_done);
+            let solved = st.mine_candidates_done - base;
+            let left = st.mine_candidates - st.mine_candidates_done;
+            let secs = started.elapsed().as_secs_f64();
+            let estimate = if solved > 0 {
+                eta(secs / solved as f64 * left as f64)
+            } else {
+                "-".into()
+            };
+            let line = format!(
+                "units {}/{} (this run {}/{}), bound {}, time left ~{estimate}",
+                st.done, st.units, st.mine_done, st.mine, st.bound
+            );
+            if ctx.quiet {
+                if let Some((key, result, s)) = &st.last {
+                    errln!("unit {key}: {result} ({s:.1} s); {line}");
+                }
+            } else {
+                bar.set_length(st.mine_candidates);
+                bar.set_position(st.mine_candidates_done);
+                bar.set_message(line);
+            }
+        };
+        let result = proof::run_units(
+            &solver, &table, &plan, a.results, &mut scan, &todo, ctx.stop, &show,
+        );
+        bar.finish_and_clear();
+        match result {
+            Err(proof::ProofError::Solve(SolveError::Interrupted)) => interrupted = true,
+            r => r?,
+        }
+        let done_here = todo.iter().filter(|i| scan.done.contains_key(i)).count() - before;
+        let c = solver.counters();
+        outln!(
+            "this run: {done_here} units solved in {:.1} s wall; states searched {}; table hits {} of {} probes ({:.1}%)",
+            started.elapsed().as_secs_f64(),
+            c.states,
+            c.hits,
+            c.probes,
+            100.0 * c.hit_rate()
+        );
+        if let Some(m) = peak_memory_mib() {
+            outln!("peak memory {m:.0} MiB");
+        }
+        if interrupted || ctx.stop.load(Ordering::Relaxed) {
+            errln!(
+                "interrupted: the units finished are saved in {}; rerun the same command to resume",
+                a.results.display()
+            );
+            return Ok(ExitCode::from(130));
+        }
+        // Other shards may have finished meanwhile.
+        scan = proof::scan_dir(game, &table, &plan, a.results)?;
+        if a.shard.is_some() {
+            if let Verdict::Missing { keys, bound } = proof::merge(game, &plan, &scan)? {
+                outln!(
+                    "units done {} of {}; bound so far {bound}; {} left to other shards: run `solve --merge` with the same options once every shard has finished",
+                    plan.units.len() - keys.len(),
+                    plan.units.len(),
+                    keys.len()
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+        }
+    }
+    match proof::merge(game, &plan, &scan)? {
+        Verdict::Proved { total, tree } => {
+            let replay = tree.verify(game);
+            outln!(
+                "PROVED: opener {}, total {total} guesses, average {:.4} (optimal: every one of the {} units exact; the tree replays every answer)",
+                plan.identity.opener,
+                total as f64 / game.n_answers() as f64,
+                plan.units.len()
+            );
+            outln!("histogram {}", histogram_text(&replay.histogram()));
+            outln!("max depth {}", replay.max_depth());
+            if let Some(path) = a.out {
+                file::save(&tree, path)?;
+                outln!("tree written to {}", path.display());
+            }
+            if let Some(path) = a.text {
+                let lines = text::paths(game, &table, &tree);
+                write_atomic(path, (lines.join("\n") + "\n").as_bytes())
+                    .with_context(|| format!("{}: cannot write", path.display()))?;
+                outln!("paths written to {}", path.display());
+            }
+            outln!("time {:.3} s", t.elapsed().as_secs_f64());
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::AtLeast { bound, cutoff } => {
+            outln!(
+                "AT LEAST: opener {} costs at least {bound} guesses, so at least the cutoff {cutoff} (not every unit solved exactly; no tree written)",
+                plan.identity.opener
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::Infeasible { unit } => bail!(
+            "no tree from {} finds every answer within {} guesses (unit {unit} cannot be finished)",
+            plan.identity.opener,
+            a.max_guesses
+        ),
+        Verdict::Missing { keys, bound } => {
+            const SHOWN: usize = 30;
+            let more = if keys.len() > SHOWN {
+                format!(" ... and {} more", keys.len() - SHOWN)
+            } else {
+                String::new()
+            };
+            bail!(
+                "{}: {} of {} units missing, no tree written (bound so far {bound}): {}{more}",
+                a.results.display(),
+                keys.len(),
+                plan.units.len(),
+                keys[..keys.len().min(SHOWN)].join(", ")
+            )
+        }
+    }
+}

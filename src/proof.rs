@@ -1,0 +1,811 @@
+//! One proof as many small jobs: `solve --results DIR` keeps the progress of a single
+//! opener's proof in a directory, one file per finished **unit**, so a run can stop at
+//! any moment and resume, and the units can be shared between processes and machines
+//! (`--shard i/n`) and assembled at the end (`--merge`).
+//!
+//! **Units.** A unit is one state of the proof, named by its [`UnitKey`]: the opener's
+//! feedback, then optionally more `(guess, feedback)` steps for a finer split of a
+//! bucket too large to be one job. This version plans bucket-level units only (one per
+//! non-green bucket of the opener); the key syntax and the file name already carry
+//! the finer steps (`unit BBBBB arose:BYBBB`, `unit.BBBBB.arose-BYBBB.txt`), and a
+//! finer unit of a plan that does not list it is refused by name, never mixed in.
+//!
+//! **The cost.** With the total-guesses objective, the opener's cost is
+//! `here + sum over units of cost(unit)` (`here` = one guess per answer for the
+//! opener), each unit's cost being the exact least cost of its state with one guess
+//! fewer, as in `Solver::solve_from`. So the proof is the sum of independent exact
+//! unit costs, and each unit's subtree, hung under the opener at its feedback, gives
+//! the whole optimal tree.
+//!
+//! **Cutoff.** With `--cutoff N`, a unit is searched with the cutoff
+//! `beta = N - here - sum of the other units' best known lower bounds` (exact costs,
+//! recorded bounds, or the size bound `2m - 1` of units not done yet). The search
+//! returns the exact cost if it is below `beta`, else a proved lower bound `>= beta`.
+//! Every number recorded is a valid lower bound of its unit whatever `beta` was, so
+//! `here + sum of the units' bounds` is always a valid lower bound of the opener; when
+//! a unit stops at its `beta`, that sum reaches `N` (the other units' bounds only
+//! grow), and the verdict is "costs at least N". The merged verdict is PROVED (the
+//! exact optimum) only when every unit is exact; a total at or above `N` reached with
+//! every unit exact is still exact.
+//!
+//! **Files.** `DIR/unit.<KEY>.txt`, text, written atomically (temporary file, sync,
+//! rename: [`crate::format::write_atomic`]), so a reader sees a whole file or none and
+//! a killed process (SIGKILL included) loses only the units it was working on. A file
+//! records the proof's [`Identity`] (format version, lists and their checksum, mode,
+//! guess limit, opener, cutoff), the unit key, a checksum of its candidate ids, the
+//! result and its subtree, and ends with a checksum of everything before it. A file
+//! whose end checksum or subtree does not check is *damaged* and redone; a whole file
+//! of another identity is *foreign* and refused by name (the run stops, exit 2): one
+//! directory holds one proof. Dot files (temporaries) and other names are ignored.
+//!
+//! `check --results` (depth claims) can use the same units with another objective;
+//! the identity line `objective` is there for it (this version writes `total` only).
+
+use crate::feedback::Feedback;
+use crate::game::{AnswerId, Fnv, Game, GuessId};
+use crate::hard::Revealed;
+use crate::search::bound::INFEASIBLE;
+use crate::search::{SolveError, Solver};
+use crate::table::FeedbackTable;
+use crate::tree::{Node, Tree};
+use crate::word::Word;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// The format version written in every unit file's first line.
+pub const VERSION: u32 = 1;
+const MAGIC: &str = "wordle-tree proof unit v";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProofError {
+    #[error("{0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    #[error("{0}: a unit file of another proof ({1}); one results directory holds one proof, use another --results")]
+    Foreign(PathBuf, String),
+    #[error("{0}: unit '{1}' is not a unit of this proof (opener {2})")]
+    NotAUnit(PathBuf, String, Word),
+    #[error("opener '{0}' needs at least 2 guesses")]
+    TooFewGuesses(Word),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    #[error("internal error: unit {0}: {1}")]
+    Internal(String, String),
+}
+
+/// What makes two unit files parts of the same proof.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    pub list_name: String,
+    pub list_checksum: u64,
+    pub hard: bool,
+    pub max_guesses: u8,
+    pub opener: Word,
+    pub cutoff: Option<u64>,
+}
+
+impl Identity {
+    fn lines(&self) -> String {
+        format!(
+            "list {} {:016x}\nmode {}\nmax_guesses {}\nobjective total\nopener {}\ncutoff {}\n",
+            self.list_name,
+            self.list_checksum,
+            if self.hard { "hard" } else { "normal" },
+            self.max_guesses,
+            self.opener,
+            self.cutoff
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| "none".into())
+        )
+    }
+}
+
+/// A unit's name: the opener's feedback, then finer `(guess, feedback)` steps (none at
+/// the bucket level).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UnitKey {
+    pub feedback: Feedback,
+    pub steps: Vec<(Word, Feedback)>,
+}
+
+impl UnitKey {
+    /// The key as written in a unit file: `BBBBB` or `BBBBB arose:BYBBB`.
+    pub fn text(&self) -> String {
+        let mut s = self.feedback.to_string();
+        for (w, f) in &self.steps {
+            let _ = write!(s, " {w}:{f}");
+        }
+        s
+    }
+
+    /// The file name: `unit.BBBBB.txt` or `unit.BBBBB.arose-BYBBB.txt`.
+    pub fn file_name(&self) -> String {
+        let mut s = format!("unit.{}", self.feedback);
+        for (w, f) in &self.steps {
+            let _ = write!(s, ".{w}-{f}");
+        }
+        s + ".txt"
+    }
+
+    /// Parses [`UnitKey::text`].
+    pub fn parse(s: &str) -> Option<UnitKey> {
+        let mut parts = s.split(' ');
+        let feedback = strict_feedback(parts.next()?)?;
+        let steps = parts
+            .map(|p| {
+                let (w, f) = p.split_once(':')?;
+                Some((Word::parse(w).ok()?, strict_feedback(f)?))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(UnitKey { feedback, steps })
+    }
+}
+
+/// Only the canonical `BYG` spelling (file names and keys are compared as text).
+fn strict_feedback(s: &str) -> Option<Feedback> {
+    if s.len() != 5 || !s.bytes().all(|b| matches!(b, b'B' | b'Y' | b'G')) {
+        return None;
+    }
+    Feedback::parse(s).ok()
+}
+
+/// One unit of the plan: its state.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub key: UnitKey,
+    /// Sorted candidate ids.
+    pub ids: Vec<AnswerId>,
+    /// Guesses left for the unit's state (`max_guesses - 1` at the bucket level).
+    pub left: u8,
+    pub revealed: Revealed,
+    /// The size bound: a lower bound known before any search.
+    pub cheap_bound: u64,
+    /// FNV-1a of the candidate ids, recorded in the file.
+    pub ids_hash: u64,
+}
+
+/// What a unit's search settled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The exact least cost of the unit, and an optimal subtree.
+    Exact(u64, Node),
+    /// A proved lower bound (at least the unit's cutoff when it was searched).
+    AtLeast(u64),
+    /// No tree finds every candidate within the guesses left.
+    Infeasible,
+}
+
+impl Outcome {
+    /// A valid lower bound on the unit's cost.
+    pub fn bound(&self) -> u64 {
+        match self {
+            Outcome::Exact(v, _) | Outcome::AtLeast(v) => *v,
+            Outcome::Infeasible => INFEASIBLE as u64,
+        }
+    }
+}
+
+/// A unit's record, as read from or written to its file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub outcome: Outcome,
+    /// Wall seconds the unit took (for estimates).
+    pub seconds: f64,
+}
+
+/// The units of one proof, largest first (ties by key), and what they share.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub identity: Identity,
+    pub opener: GuessId,
+    /// The opener's own cost: one guess for every answer.
+    pub here: u64,
+    pub units: Vec<Unit>,
+}
+
+impl Plan {
+    /// Bucket-level units of `opener` on all answers of `game`.
+    pub fn new(
+        game: &Game,
+        table: &FeedbackTable,
+        opener: GuessId,
+        hard: bool,
+        max_guesses: u8,
+        cutoff: Option<u64>,
+    ) -> Result<Plan, ProofError> {
+        let word = game.guesses[opener.index()];
+        if max_guesses < 2 {
+            return Err(ProofError::TooFewGuesses(word));
+        }
+        let ids: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
+        let mut units: Vec<Unit> = crate::candidates::partition(table, opener, &ids)
+            .into_iter()
+            .filter(|(f, _)| !f.is_all_green())
+            .map(|(f, b)| {
+                let revealed = if hard {
+                    Revealed::default().after(word, f)
+                } else {
+                    Revealed::default()
+                };
+                let n = b.len() as u64;
+                Unit {
+                    key: UnitKey {
+                        feedback: f,
+                        steps: Vec::new(),
+                    },
+                    ids_hash: ids_hash(&b),
+                    ids: b,
+                    left: max_guesses - 1,
+                    revealed,
+                    cheap_bound: if n == 1 { 1 } else { 2 * n - 1 },
+                }
+            })
+            .collect();
+        units.sort_by(|a, b| b.ids.len().cmp(&a.ids.len()).then(a.key.cmp(&b.key)));
+        Ok(Plan {
+            identity: Identity {
+                list_name: game.name.clone(),
+                list_checksum: game.checksum,
+                hard,
+                max_guesses,
+                opener: word,
+                cutoff,
+            },
+            opener,
+            here: game.n_answers() as u64,
+            units,
+        })
+    }
+
+    /// Positions (in [`Plan::units`]) of the units of `shard` (`index` of `count`,
+    /// 1-based): every `count`-th unit, so each shard gets large and small ones.
+    pub fn shard(&self, index: usize, count: usize) -> Vec<usize> {
+        (0..self.units.len())
+            .filter(|p| p % count == index - 1)
+            .collect()
+    }
+
+    /// The file of unit `i` in `dir`.
+    pub fn path(&self, dir: &Path, i: usize) -> PathBuf {
+        dir.join(self.units[i].key.file_name())
+    }
+}
+
+fn ids_hash(ids: &[AnswerId]) -> u64 {
+    let mut h = Fnv::new();
+    for a in ids {
+        h.bytes(&a.0.to_le_bytes());
+    }
+    h.finish()
+}
+
+/// A subtree as text, preorder: `guess branches (feedback subtree)*`.
+fn encode_node(game: &Game, node: &Node, out: &mut String) {
+    let _ = write!(
+        out,
+        " {} {}",
+        game.guesses[node.guess.index()],
+        node.branches.len()
+    );
+    for (f, child) in &node.branches {
+        let _ = write!(out, " {f}");
+        encode_node(game, child, out);
+    }
+}
+
+fn decode_node<'t>(
+    game: &Game,
+    tokens: &mut impl Iterator<Item = &'t str>,
+    depth: usize,
+) -> Option<Node> {
+    if depth > 16 {
+        return None;
+    }
+    let guess = game.guess_id(Word::parse(tokens.next()?).ok()?)?;
+    let k: usize = tokens.next()?.parse().ok()?;
+    if k > 243 {
+        return None;
+    }
+    let mut branches = Vec::with_capacity(k);
+    for _ in 0..k {
+        let f = strict_feedback(tokens.next()?)?;
+        if f.is_all_green() || branches.last().is_some_and(|(p, _)| *p >= f) {
+            return None;
+        }
+        branches.push((f, decode_node(game, tokens, depth + 1)?));
+    }
+    Some(Node { guess, branches })
+}
+
+/// The cost of `node` on the unit's candidates (total guesses from the unit's state),
+/// or `None` if some candidate is not found within `left` guesses.
+pub fn subtree_cost(table: &FeedbackTable, node: &Node, ids: &[AnswerId], left: u8) -> Option<u64> {
+    let mut total = 0u64;
+    for &a in ids {
+        let mut n = node;
+        let mut depth = 1u64;
+        while n.guess != a.as_guess() {
+            n = n.child(table.get(n.guess, a))?;
+            depth += 1;
+        }
+        if depth > left as u64 {
+            return None;
+        }
+        total += depth;
+    }
+    Some(total)
+}
+
+/// The text of a unit file.
+pub fn encode_record(game: &Game, plan: &Plan, i: usize, rec: &Record) -> String {
+    let unit = &plan.units[i];
+    let mut s = format!("{MAGIC}{VERSION}\n");
+    s += &plan.identity.lines();
+    let _ = writeln!(s, "unit {}", unit.key.text());
+    let _ = writeln!(s, "candidates {} {:016x}", unit.ids.len(), unit.ids_hash);
+    match &rec.outcome {
+        Outcome::Exact(v, node) => {
+            let _ = writeln!(s, "result exact {v}");
+            let mut t = String::from("tree");
+            encode_node(game, node, &mut t);
+            s += &t;
+            s.push('\n');
+        }
+        Outcome::AtLeast(v) => {
+            let _ = writeln!(s, "result at_least {v}");
+        }
+        Outcome::Infeasible => s += "result infeasible\n",
+    }
+    let _ = writeln!(s, "seconds {:.3}", rec.seconds);
+    let mut h = Fnv::new();
+    h.bytes(s.as_bytes());
+    let _ = writeln!(s, "end {:016x}", h.finish());
+    s
+}
+
+/// How a unit file was read.
+#[derive(Debug)]
+pub enum Read {
+    /// A whole record of this proof, for unit `i`.
+    Good(usize, Record),
+    /// Unreadable as a unit file (truncated, edited, bad subtree): to be redone.
+    Damaged(String),
+}
+
+/// Reads one unit file. `Err` for a foreign file (other identity or version) or a unit
+/// this plan does not have: those stop the run.
+pub fn read_record(
+    game: &Game,
+    table: &FeedbackTable,
+    plan: &Plan,
+    path: &Path,
+) -> Result<Read, ProofError> {
+    let bytes = std::fs::read(path).map_err(|e| ProofError::Io(path.into(), e))?;
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Ok(Read::Damaged("not UTF-8 text".into()));
+    };
+    let first = text.lines().next().unwrap_or("");
+    let Some(version) = first.strip_prefix(MAGIC) else {
+        return Ok(Read::Damaged("no unit-file header".into()));
+    };
+    // The end line: a checksum of everything before it.
+    let body_end = match text.trim_end_matches('\n').rfind('\n') {
+        Some(p) => p + 1,
+        None => return Ok(Read::Damaged("truncated".into())),
+    };
+    let (body, end) = text.split_at(body_end);
+    let mut h = Fnv::new();
+    h.bytes(body.as_bytes());
+    if end.trim_end() != format!("end {:016x}", h.finish()) {
+        return Ok(Read::Damaged("checksum mismatch or truncated".into()));
+    }
+    if version != VERSION.to_string() {
+        return Err(ProofError::Foreign(
+            path.into(),
+            format!("format version {version}, not {VERSION}"),
+        ));
+    }
+    // Identity: compared line by line, so the message names the first difference.
+    let want = plan.identity.lines();
+    let mut lines = body.lines().skip(1);
+    for w in want.lines() {
+        let got = lines.next().unwrap_or("");
+        if got != w {
+            return Err(ProofError::Foreign(
+                path.into(),
+                format!("'{got}', not '{w}'"),
+            ));
+        }
+    }
+    let key_text = lines
+        .next()
+        .and_then(|l| l.strip_prefix("unit "))
+        .unwrap_or("");
+    let Some(key) = UnitKey::parse(key_text) else {
+        return Ok(Read::Damaged(format!("bad unit key '{key_text}'")));
+    };
+    if path.file_name().and_then(|n| n.to_str()) != Some(key.file_name().as_str()) {
+        return Ok(Read::Damaged(format!(
+            "unit '{key_text}' under another file name"
+        )));
+    }
+    let Some(i) = plan.units.iter().position(|u| u.key == key) else {
+        return Err(ProofError::NotAUnit(
+            path.into(),
+            key_text.into(),
+            plan.identity.opener,
+        ));
+    };
+    let unit = &plan.units[i];
+    let cands = format!("candidates {} {:016x}", unit.ids.len(), unit.ids_hash);
+    if lines.next() != Some(cands.as_str()) {
+        return Ok(Read::Damaged("other candidates than the unit's".into()));
+    }
+    let result = lines.next().unwrap_or("");
+    let outcome = if let Some(v) = result.strip_prefix("result exact ") {
+        let Ok(v) = v.parse::<u64>() else {
+            return Ok(Read::Damaged(format!("bad result '{result}'")));
+        };
+        let tree = lines
+            .next()
+            .and_then(|l| l.strip_prefix("tree"))
+            .unwrap_or("");
+        let mut tokens = tree.split_whitespace();
+        let Some(node) = decode_node(game, &mut tokens, 0) else {
+            return Ok(Read::Damaged("bad subtree".into()));
+        };
+        if tokens.next().is_some() {
+            return Ok(Read::Damaged("bad subtree".into()));
+        }
+        if subtree_cost(table, &node, &unit.ids, unit.left) != Some(v) {
+            return Ok(Read::Damaged(format!(
+                "the subtree does not find every candidate in {v} guesses"
+            )));
+        }
+        Outcome::Exact(v, node)
+    } else if let Some(v) = result.strip_prefix("result at_least ") {
+        match v.parse::<u64>() {
+            Ok(v) => Outcome::AtLeast(v),
+            Err(_) => return Ok(Read::Damaged(format!("bad result '{result}'"))),
+        }
+    } else if result == "result infeasible" {
+        Outcome::Infeasible
+    } else {
+        return Ok(Read::Damaged(format!("bad result '{result}'")));
+    };
+    let seconds = lines
+        .next()
+        .and_then(|l| l.strip_prefix("seconds "))
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0);
+    let Some(seconds) = seconds else {
+        return Ok(Read::Damaged("bad seconds line".into()));
+    };
+    if lines.next().is_some() {
+        return Ok(Read::Damaged("extra lines".into()));
+    }
+    Ok(Read::Good(i, Record { outcome, seconds }))
+}
+
+/// What the results directory holds for a plan.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Records by unit position.
+    pub done: BTreeMap<usize, Record>,
+    /// Damaged files and why (their units count as not done).
+    pub damaged: Vec<(PathBuf, String)>,
+    /// Unreadable files named like units this plan does not have: left alone.
+    pub strays: Vec<(PathBuf, String)>,
+}
+
+/// Reads every unit file in `dir` (creating it if missing). Skips dot files (temporary
+/// files of atomic writes, maybe of a killed process), names that are not unit files,
+/// and anything that is not a regular file.
+pub fn scan_dir(
+    game: &Game,
+    table: &FeedbackTable,
+    plan: &Plan,
+    dir: &Path,
+) -> Result<Scan, ProofError> {
+    std::fs::create_dir_all(dir).map_err(|e| ProofError::Io(dir.into(), e))?;
+    let mut scan = Scan::default();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| ProofError::Io(dir.into(), e))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("unit.") && n.ends_with(".txt"))
+        })
+        .collect();
+    entries.sort();
+    for path in entries {
+        match read_record(game, table, plan, &path)? {
+            Read::Good(i, rec) => {
+                scan.done.insert(i, rec);
+            }
+            Read::Damaged(why) => {
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if plan.units.iter().any(|u| u.key.file_name() == name) {
+                    scan.damaged.push((path, why));
+                } else {
+                    // Unreadable, and no unit of this plan would replace it.
+                    scan.strays.push((path, why));
+                }
+            }
+        }
+    }
+    Ok(scan)
+}
+
+/// Where a proof stands: the bound proved so far and how many units are settled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Status {
+    pub units: usize,
+    pub done: usize,
+    /// Units of this run (its shard) and how many of them are done.
+    pub mine: usize,
+    pub mine_done: usize,
+    /// Candidates in this run's units, and in those done (for the time estimate).
+    pub mine_candidates: u64,
+    pub mine_candidates_done: u64,
+    /// `here + sum of every unit's best lower bound`: a proved lower bound on the
+    /// opener's cost (its exact cost once every unit is exact).
+    pub bound: u64,
+    /// The unit just finished: its key, result (`exact 4926`, `at_least 900`,
+    /// `infeasible`) and wall seconds; empty before the first.
+    pub last: Option<(String, String, f64)>,
+}
+
+/// Solves the units at `todo` (positions in the plan) not in `scan.done`, largest
+/// first, on all threads (one unit per thread at a time, each searched serially),
+/// writing each one's file as soon as it is settled. Stops early (without error) when
+/// the cutoff is proved reached. `stop` is the solver's stop flag: once set, the units
+/// in progress are abandoned (not written) and `Interrupted` is returned. `progress`
+/// is called after each unit.
+#[allow(clippy::too_many_arguments)]
+pub fn run_units(
+    solver: &Solver,
+    table: &FeedbackTable,
+    plan: &Plan,
+    dir: &Path,
+    scan: &mut Scan,
+    todo: &[usize],
+    stop: &AtomicBool,
+    progress: &(dyn Fn(&Status) + Sync),
+) -> Result<(), ProofError> {
+    let game = solver.game();
+    let bounds: Vec<u64> = (0..plan.units.len())
+        .map(|i| {
+            let cheap = plan.units[i].cheap_bound;
+            scan.done
+                .get(&i)
+                .map_or(cheap, |r| r.outcome.bound().max(cheap))
+        })
+        .collect();
+    let pending: Vec<usize> = todo
+        .iter()
+        .copied()
+        .filter(|i| !scan.done.contains_key(i))
+        .collect();
+    let cands = |is: &mut dyn Iterator<Item = usize>| -> u64 {
+        is.map(|i| plan.units[i].ids.len() as u64).sum()
+    };
+    let status = Mutex::new(Status {
+        units: plan.units.len(),
+        done: scan.done.len(),
+        mine: todo.len(),
+        mine_done: todo.len() - pending.len(),
+        mine_candidates: cands(&mut todo.iter().copied()),
+        mine_candidates_done: cands(
+            &mut todo.iter().copied().filter(|i| scan.done.contains_key(i)),
+        ),
+        bound: plan.here + bounds.iter().sum::<u64>(),
+        last: None,
+    });
+    let shared = Mutex::new((bounds, std::mem::take(&mut scan.done)));
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<ProofError>> = Mutex::new(None);
+    progress(&status.lock().unwrap());
+    let threads = rayon::current_num_threads().min(pending.len()).max(1);
+    rayon::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|_| loop {
+                if failed.lock().unwrap().is_some() {
+                    break;
+                }
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&i) = pending.get(k) else { break };
+                let unit = &plan.units[i];
+                let beta = {
+                    let (bounds, _) = &*shared.lock().unwrap();
+                    match plan.identity.cutoff {
+                        None => INFEASIBLE as u64,
+                        Some(n) => {
+                            let others = plan.here + bounds.iter().sum::<u64>() - bounds[i];
+                            if others + bounds[i] >= n {
+                                break; // the cutoff is proved reached: nothing to do
+                            }
+                            (n - others).min(INFEASIBLE as u64)
+                        }
+                    }
+                };
+                let t = Instant::now();
+                let result = solve_unit(solver, table, unit, beta as u32, stop);
+                let outcome = match result {
+                    Ok(o) => o,
+                    Err(e) => {
+                        failed.lock().unwrap().get_or_insert(e);
+                        break;
+                    }
+                };
+                let rec = Record {
+                    outcome,
+                    seconds: t.elapsed().as_secs_f64(),
+                };
+                let path = plan.path(dir, i);
+                let text = encode_record(game, plan, i, &rec);
+                if let Err(e) = crate::results::write_atomic(&path, text.as_bytes()) {
+                    failed
+                        .lock()
+                        .unwrap()
+                        .get_or_insert(ProofError::Io(path, e));
+                    break;
+                }
+                let (bounds, done) = &mut *shared.lock().unwrap();
+                bounds[i] = rec.outcome.bound().max(unit.cheap_bound);
+                let seconds = rec.seconds;
+                let result = match &rec.outcome {
+                    Outcome::Exact(v, _) => format!("exact {v}"),
+                    Outcome::AtLeast(v) => format!("at_least {v}"),
+                    Outcome::Infeasible => "infeasible".into(),
+                };
+                done.insert(i, rec);
+                let mut st = status.lock().unwrap();
+                st.done += 1;
+                st.mine_done += 1;
+                st.mine_candidates_done += unit.ids.len() as u64;
+                st.bound = plan.here + bounds.iter().sum::<u64>();
+                st.last = Some((unit.key.text(), result, seconds));
+                progress(&st);
+            });
+        }
+    });
+    scan.done = shared.into_inner().unwrap().1;
+    if let Some(e) = failed.into_inner().unwrap() {
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// One unit under the cutoff `beta`: exact (with its subtree, checked) when below it.
+/// `stop` must be the solver's stop flag (`Solver::with_stop`).
+pub fn solve_unit(
+    solver: &Solver,
+    table: &FeedbackTable,
+    unit: &Unit,
+    beta: u32,
+    stop: &AtomicBool,
+) -> Result<Outcome, ProofError> {
+    let v = solver.cost_below(&unit.ids, unit.left, &unit.revealed, beta)?;
+    if v >= INFEASIBLE && beta >= INFEASIBLE {
+        return Ok(Outcome::Infeasible);
+    }
+    if v >= beta {
+        return Ok(Outcome::AtLeast((v as u64).max(unit.cheap_bound)));
+    }
+    let node = solver.build(&unit.ids, unit.left, &unit.revealed);
+    if stop.load(Ordering::Relaxed) {
+        // `build` returns an empty node when interrupted.
+        return Err(SolveError::Interrupted.into());
+    }
+    match subtree_cost(table, &node, &unit.ids, unit.left) {
+        Some(c) if c == v as u64 => Ok(Outcome::Exact(c, node)),
+        other => Err(ProofError::Internal(
+            unit.key.text(),
+            format!("the built subtree costs {other:?}, the search said {v}"),
+        )),
+    }
+}
+
+/// The verdict of a merge.
+#[derive(Debug)]
+pub enum Verdict {
+    /// Every unit exact: the optimal tree (replayed) and its total.
+    Proved { total: u64, tree: Tree },
+    /// Proved: the opener costs at least `bound`, which reaches the cutoff.
+    AtLeast { bound: u64, cutoff: u64 },
+    /// Some unit has no tree within the guess limit.
+    Infeasible { unit: String },
+    /// Units missing (not done, or damaged), listed by key, and the bound so far.
+    Missing { keys: Vec<String>, bound: u64 },
+}
+
+/// Assembles the whole result from the records: a tree only when every unit is exact,
+/// replayed answer by answer (with the reference feedback) before it is returned.
+pub fn merge(game: &Game, plan: &Plan, scan: &Scan) -> Result<Verdict, ProofError> {
+    let bound = plan.here
+        + (0..plan.units.len())
+            .map(|i| {
+                let cheap = plan.units[i].cheap_bound;
+                scan.done
+                    .get(&i)
+                    .map_or(cheap, |r| r.outcome.bound().max(cheap))
+            })
+            .sum::<u64>();
+    if let Some((i, _)) = scan
+        .done
+        .iter()
+        .find(|(_, r)| r.outcome == Outcome::Infeasible)
+    {
+        return Ok(Verdict::Infeasible {
+            unit: plan.units[*i].key.text(),
+        });
+    }
+    let all_exact = (0..plan.units.len()).all(|i| {
+        matches!(
+            scan.done.get(&i),
+            Some(Record {
+                outcome: Outcome::Exact(..),
+                ..
+            })
+        )
+    });
+    if !all_exact {
+        if let Some(n) = plan.identity.cutoff.filter(|&n| bound >= n) {
+            return Ok(Verdict::AtLeast { bound, cutoff: n });
+        }
+        let mut keys: Vec<String> = (0..plan.units.len())
+            .filter(|i| !scan.done.contains_key(i))
+            .map(|i| plan.units[i].key.text())
+            .collect();
+        if keys.is_empty() {
+            // Every unit recorded, some only bounded, and the bounds do not reach the
+            // cutoff (bounds recorded by runs that knew less): redo those units.
+            keys = scan
+                .done
+                .iter()
+                .filter(|(_, r)| matches!(r.outcome, Outcome::AtLeast(_)))
+                .map(|(i, _)| plan.units[*i].key.text() + " (bounded only)")
+                .collect();
+        }
+        return Ok(Verdict::Missing { keys, bound });
+    }
+    let mut branches: Vec<(Feedback, Node)> = scan
+        .done
+        .iter()
+        .map(|(i, r)| match &r.outcome {
+            Outcome::Exact(_, node) => (plan.units[*i].key.feedback, node.clone()),
+            _ => unreachable!("all exact"),
+        })
+        .collect();
+    branches.sort_by_key(|(f, _)| *f);
+    let root = Node {
+        guess: plan.opener,
+        branches,
+    };
+    let tree =
+        Tree::new(game, plan.identity.hard, plan.identity.max_guesses, root).map_err(|e| {
+            ProofError::Internal(
+                "merge".into(),
+                format!("the assembled tree is invalid: {e}"),
+            )
+        })?;
+    let replay = tree.verify(game);
+    if !replay.is_valid() || replay.total() != bound {
+        return Err(ProofError::Internal(
+            "merge".into(),
+            format!(
+                "the assembled tree does not replay ({:?}; total {} vs {bound})",
+                replay.problems.first(),
+                replay.total()
+            ),
+        ));
+    }
+    Ok(Verdict::Proved { total: bound, tree })
+}

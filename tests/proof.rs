@@ -1,0 +1,607 @@
+//! One proof as units (`wordle_tree::proof`, `solve --results`): shards merge to the
+//! monolithic optimum and a tree `verify` accepts; reruns redo only what is missing
+//! or damaged; foreign files are refused by name; a merge with missing units writes
+//! nothing; cutoff verdicts bracket the exact total; kills lose only units in progress.
+
+mod common;
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use wordle_tree::game::{Game, GuessId};
+use wordle_tree::proof::{self, Outcome, Plan, ProofError, Read, Scan, UnitKey, Verdict};
+use wordle_tree::search::{Config, Solver};
+use wordle_tree::FeedbackTable;
+
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+fn game(seed: u64) -> Game {
+    let mut rng = common::Rng(seed);
+    let n = 40 + rng.below(40);
+    common::random_game(&mut rng, n, 150)
+}
+
+fn solver<'a>(game: &'a Game, table: &'a FeedbackTable, hard: bool) -> Solver<'a> {
+    Solver::new(
+        game,
+        table,
+        Config {
+            hard,
+            memory_limit: 64 << 20,
+            ..Config::default()
+        },
+    )
+}
+
+/// Runs the units of `shard` of `count` with a fresh solver (as another process
+/// would), returning how many units it solved.
+fn run_shard(
+    game: &Game,
+    table: &FeedbackTable,
+    plan: &Plan,
+    dir: &Path,
+    shard: (usize, usize),
+) -> usize {
+    let s = solver(game, table, plan.identity.hard);
+    let mut scan = proof::scan_dir(game, table, plan, dir).unwrap();
+    let before = scan.done.len();
+    let todo = plan.shard(shard.0, shard.1);
+    proof::run_units(&s, table, plan, dir, &mut scan, &todo, &NEVER, &|_| {}).unwrap();
+    scan.done.len() - before
+}
+
+fn scan(game: &Game, table: &FeedbackTable, plan: &Plan, dir: &Path) -> Scan {
+    proof::scan_dir(game, table, plan, dir).unwrap()
+}
+
+/// The opener with the most units (the most interesting split).
+fn opener(game: &Game, table: &FeedbackTable) -> GuessId {
+    (0..game.n_guesses())
+        .map(GuessId::new)
+        .max_by_key(|&g| {
+            let ids = game.all_answer_ids();
+            wordle_tree::candidates::partition(table, g, &ids).len()
+        })
+        .unwrap()
+}
+
+#[test]
+fn four_shards_merge_to_the_monolithic_total_and_a_valid_tree() {
+    for hard in [false, true] {
+        for seed in 1..=4u64 {
+            let game = game(seed * 7 + hard as u64);
+            let table = FeedbackTable::build(&game);
+            let g = opener(&game, &table);
+            let (want, _) = solver(&game, &table, hard)
+                .solve_opener(g, &|_, _, _| {})
+                .unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let plan = Plan::new(&game, &table, g, hard, 6, None).unwrap();
+            let solved: usize = (1..=4)
+                .map(|i| run_shard(&game, &table, &plan, dir.path(), (i, 4)))
+                .sum();
+            assert_eq!(solved, plan.units.len(), "every unit once");
+            match proof::merge(&game, &plan, &scan(&game, &table, &plan, dir.path())).unwrap() {
+                Verdict::Proved { total, tree } => {
+                    assert_eq!(total, want, "seed {seed} hard {hard}");
+                    let replay = tree.verify(&game);
+                    assert!(replay.is_valid(), "{:?}", replay.problems);
+                    assert_eq!(replay.total(), want);
+                }
+                v => panic!("seed {seed}: {v:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn rerun_redoes_only_the_missing_units() {
+    let game = game(3);
+    let table = FeedbackTable::build(&game);
+    let g = opener(&game, &table);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        run_shard(&game, &table, &plan, dir.path(), (1, 1)),
+        plan.units.len()
+    );
+    // As after a killed run: some files never written.
+    let gone: Vec<usize> = vec![0, 2, plan.units.len() - 1];
+    for &i in &gone {
+        std::fs::remove_file(plan.path(dir.path(), i)).unwrap();
+    }
+    let v = proof::merge(&game, &plan, &scan(&game, &table, &plan, dir.path())).unwrap();
+    match v {
+        Verdict::Missing { keys, .. } => {
+            let want: Vec<String> = gone.iter().map(|&i| plan.units[i].key.text()).collect();
+            assert_eq!(keys, want);
+        }
+        v => panic!("{v:?}"),
+    }
+    assert_eq!(
+        run_shard(&game, &table, &plan, dir.path(), (1, 1)),
+        gone.len()
+    );
+    assert!(matches!(
+        proof::merge(&game, &plan, &scan(&game, &table, &plan, dir.path())).unwrap(),
+        Verdict::Proved { .. }
+    ));
+}
+
+#[test]
+fn damaged_unit_files_are_redone() {
+    let game = game(5);
+    let table = FeedbackTable::build(&game);
+    let g = opener(&game, &table);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    run_shard(&game, &table, &plan, dir.path(), (1, 1));
+    // Truncated, a digit of the cost edited (checksum no longer matches), and a
+    // consistent-looking edit with a fixed checksum but a wrong cost.
+    let p0 = plan.path(dir.path(), 0);
+    let text = std::fs::read_to_string(&p0).unwrap();
+    std::fs::write(&p0, &text[..text.len() / 2]).unwrap();
+    let p1 = plan.path(dir.path(), 1);
+    let text = std::fs::read_to_string(&p1).unwrap();
+    std::fs::write(&p1, text.replace("result exact ", "result exact 1")).unwrap();
+    // Garbage under a unit-like name that is no unit of this plan: left alone.
+    std::fs::write(dir.path().join("unit.GGGGG.txt"), "junk\n").unwrap();
+    let s = scan(&game, &table, &plan, dir.path());
+    assert_eq!(s.damaged.len(), 2, "{:?}", s.damaged);
+    assert_eq!(s.strays.len(), 1, "{:?}", s.strays);
+    assert_eq!(s.done.len(), plan.units.len() - 2);
+    assert_eq!(run_shard(&game, &table, &plan, dir.path(), (1, 1)), 2);
+    let s = scan(&game, &table, &plan, dir.path());
+    assert!(s.damaged.is_empty());
+    assert!(matches!(
+        proof::merge(&game, &plan, &s).unwrap(),
+        Verdict::Proved { .. }
+    ));
+}
+
+#[test]
+fn unit_with_a_wrong_subtree_is_damaged_even_with_a_good_checksum() {
+    let game = game(6);
+    let table = FeedbackTable::build(&game);
+    let g = opener(&game, &table);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    run_shard(&game, &table, &plan, dir.path(), (1, 1));
+    // Re-encode unit 0's record with a cost one too low: the checksum is right, but
+    // the subtree does not achieve it.
+    let s = scan(&game, &table, &plan, dir.path());
+    let mut rec = s.done[&0].clone();
+    if let Outcome::Exact(v, _) = &mut rec.outcome {
+        *v -= 1;
+    }
+    let path = plan.path(dir.path(), 0);
+    std::fs::write(&path, proof::encode_record(&game, &plan, 0, &rec)).unwrap();
+    assert!(matches!(
+        proof::read_record(&game, &table, &plan, &path).unwrap(),
+        Read::Damaged(_)
+    ));
+}
+
+#[test]
+fn foreign_unit_files_are_refused_by_name() {
+    let game = game(8);
+    let table = FeedbackTable::build(&game);
+    let g = opener(&game, &table);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    run_shard(&game, &table, &plan, dir.path(), (1, 1));
+    let unit = plan.units[0].key.file_name();
+    let other_game = self::game(9);
+    let other_table = FeedbackTable::build(&other_game);
+    let other_opener = GuessId::new((g.index() + 1) % game.n_guesses());
+    let others = [
+        (
+            "opener",
+            Plan::new(&game, &table, other_opener, false, 6, None).unwrap(),
+        ),
+        ("mode", Plan::new(&game, &table, g, true, 6, None).unwrap()),
+        (
+            "cutoff",
+            Plan::new(&game, &table, g, false, 6, Some(100_000)).unwrap(),
+        ),
+        (
+            "max_guesses",
+            Plan::new(&game, &table, g, false, 5, None).unwrap(),
+        ),
+        (
+            "list",
+            Plan::new(
+                &other_game,
+                &other_table,
+                opener(&other_game, &other_table),
+                false,
+                6,
+                None,
+            )
+            .unwrap(),
+        ),
+    ];
+    for (what, other) in &others {
+        let d = tempfile::tempdir().unwrap();
+        let (og, ot) = if *what == "list" {
+            (&other_game, &other_table)
+        } else {
+            (&game, &table)
+        };
+        run_shard(og, ot, other, d.path(), (1, 1));
+        let src = d.path().join(other.units[0].key.file_name());
+        let dst = dir.path().join(&unit);
+        std::fs::copy(&src, &dst).unwrap();
+        match proof::scan_dir(&game, &table, &plan, dir.path()) {
+            Err(e @ ProofError::Foreign(..)) => {
+                let msg = e.to_string();
+                assert!(msg.contains(&unit), "{what}: {msg}");
+            }
+            r => panic!("{what}: {r:?}"),
+        }
+    }
+    // Another format version, with a good checksum: refused too.
+    let s = proof::encode_record(&game, &plan, 0, &scan_one(&game, &table, &plan));
+    let body = s[..s.rfind("end ").unwrap()].replace("unit v1\n", "unit v9\n");
+    let mut h = wordle_tree::game::Fnv::new();
+    h.bytes(body.as_bytes());
+    std::fs::write(
+        dir.path().join(&unit),
+        format!("{body}end {:016x}\n", h.finish()),
+    )
+    .unwrap();
+    let e = proof::scan_dir(&game, &table, &plan, dir.path()).unwrap_err();
+    assert!(e.to_string().contains("format version 9"), "{e}");
+}
+
+/// A good record of unit 0 (solved again in a scratch directory).
+fn scan_one(game: &Game, table: &FeedbackTable, plan: &Plan) -> proof::Record {
+    let d = tempfile::tempdir().unwrap();
+    run_shard(game, table, plan, d.path(), (1, 1));
+    scan(game, table, plan, d.path()).done[&0].clone()
+}
+
+#[test]
+fn cutoff_verdicts_bracket_the_exact_total() {
+    for seed in [11u64, 12, 13] {
+        let game = game(seed);
+        let table = FeedbackTable::build(&game);
+        let g = opener(&game, &table);
+        let (exact, _) = solver(&game, &table, false)
+            .solve_opener(g, &|_, _, _| {})
+            .unwrap();
+        for cutoff in [exact / 2, exact - 3, exact, exact + 1, exact + 50] {
+            let plan = Plan::new(&game, &table, g, false, 6, Some(cutoff)).unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            for i in 1..=3 {
+                run_shard(&game, &table, &plan, dir.path(), (i, 3));
+            }
+            let s = scan(&game, &table, &plan, dir.path());
+            match proof::merge(&game, &plan, &s).unwrap() {
+                Verdict::Proved { total, .. } => assert_eq!(total, exact, "cutoff {cutoff}"),
+                Verdict::AtLeast { bound, .. } => {
+                    assert!(cutoff <= exact, "a bound over the exact total {exact}");
+                    assert!(
+                        bound >= cutoff && bound <= exact,
+                        "{bound} vs {cutoff}..{exact}"
+                    );
+                }
+                v => panic!("cutoff {cutoff}: {v:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_run_writes_no_unit() {
+    let game = game(4);
+    let table = FeedbackTable::build(&game);
+    let g = opener(&game, &table);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let stop = AtomicBool::new(true);
+    let s = solver(&game, &table, false).with_stop(&stop);
+    let mut sc = scan(&game, &table, &plan, dir.path());
+    let todo = plan.shard(1, 1);
+    let r = proof::run_units(
+        &s,
+        &table,
+        &plan,
+        dir.path(),
+        &mut sc,
+        &todo,
+        &stop,
+        &|_| {},
+    );
+    assert!(matches!(r, Err(ProofError::Solve(_))), "{r:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn unit_keys_round_trip_finer_steps_included() {
+    for text in [
+        "BBBBB",
+        "GYBBG",
+        "BBBBB arose:BYBBB",
+        "YBBBB cling:BBGBB pudgy:GGBBY",
+    ] {
+        let key = UnitKey::parse(text).unwrap();
+        assert_eq!(key.text(), text);
+    }
+    let key = UnitKey::parse("BBBBB arose:BYBBB").unwrap();
+    assert_eq!(key.file_name(), "unit.BBBBB.arose-BYBBB.txt");
+    for bad in [
+        "",
+        "bbbbb",
+        "BBBB",
+        "BBBBB arose",
+        "BBBBB arose:BYB",
+        "BBBBB 12345:BBBBB",
+    ] {
+        assert!(UnitKey::parse(bad).is_none(), "{bad}");
+    }
+}
+
+// ---- through the binary ----
+
+fn cli() -> Command {
+    Command::cargo_bin("wordle-tree").unwrap()
+}
+
+/// A small custom game on disk (every 8th answer, every 12th guess-only word).
+fn lists(dir: &Path) -> (PathBuf, PathBuf) {
+    let full = Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
+    let words = |ws: Vec<String>| ws.join("\n") + "\n";
+    let a = dir.join("answers.txt");
+    let g = dir.join("guesses.txt");
+    std::fs::write(
+        &a,
+        words(
+            full.answers
+                .iter()
+                .step_by(8)
+                .map(|w| w.to_string())
+                .collect(),
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        &g,
+        words(
+            full.guesses[full.n_answers()..]
+                .iter()
+                .step_by(12)
+                .map(|w| w.to_string())
+                .collect(),
+        ),
+    )
+    .unwrap();
+    (a, g)
+}
+
+fn with_lists(a: &Path, g: &Path) -> Command {
+    let mut c = cli();
+    c.arg("--answers")
+        .arg(a)
+        .arg("--guesses")
+        .arg(g)
+        .arg("--quiet");
+    c
+}
+
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn cli_four_shard_processes_then_merge_equal_solve_and_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, g) = lists(dir.path());
+    let plain = with_lists(&a, &g)
+        .args(["solve", "--opener", "aback"])
+        .output()
+        .unwrap();
+    let want = stdout(&plain)
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("total ")
+                .map(|r| r.split(' ').next().unwrap().to_string())
+        })
+        .unwrap();
+    let res = dir.path().join("res");
+    let children: Vec<std::process::Child> = (1..=4)
+        .map(|i| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("wordle-tree"))
+                .arg("--answers")
+                .arg(&a)
+                .arg("--guesses")
+                .arg(&g)
+                .args(["--quiet", "solve", "--opener", "aback", "--results"])
+                .arg(&res)
+                .args(["--shard", &format!("{i}/4")])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let tree = dir.path().join("t.tree");
+    let out = with_lists(&a, &g)
+        .args(["solve", "--opener", "aback", "--merge", "--results"])
+        .arg(&res)
+        .arg("--out")
+        .arg(&tree)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let s = stdout(&out);
+    assert!(
+        s.contains(&format!("PROVED: opener aback, total {want} guesses")),
+        "{s}"
+    );
+    let v = with_lists(&a, &g)
+        .arg("verify")
+        .arg(&tree)
+        .output()
+        .unwrap();
+    assert_eq!(v.status.code(), Some(0));
+    assert!(
+        stdout(&v).contains(&format!("total {want} guesses")),
+        "{}",
+        stdout(&v)
+    );
+}
+
+#[test]
+fn cli_merge_with_missing_units_lists_them_exits_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, g) = lists(dir.path());
+    let res = dir.path().join("res");
+    with_lists(&a, &g)
+        .args(["solve", "--opener", "aback", "--results"])
+        .arg(&res)
+        .args(["--shard", "1/3"])
+        .assert()
+        .code(0);
+    let tree = dir.path().join("t.tree");
+    let out = with_lists(&a, &g)
+        .args(["solve", "--opener", "aback", "--merge", "--results"])
+        .arg(&res)
+        .arg("--out")
+        .arg(&tree)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(e.contains("units missing, no tree written"), "{e}");
+    // "N of M units missing ...: KEY, KEY, ...": N = M minus the files written, every
+    // missing key listed and none of the done ones.
+    let files: Vec<String> = std::fs::read_dir(&res)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let head = e.split(" units missing").next().unwrap();
+    let nums: Vec<usize> = head
+        .rsplit(": ")
+        .next()
+        .unwrap()
+        .split(" of ")
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(nums[0], nums[1] - files.len(), "{e}");
+    let listed: Vec<&str> = e
+        .trim_end()
+        .rsplit("): ")
+        .next()
+        .unwrap()
+        .split(", ")
+        .collect();
+    assert_eq!(listed.len(), nums[0], "{e}");
+    for k in listed {
+        assert!(
+            !files.contains(&format!("unit.{k}.txt")),
+            "{k} is done: {e}"
+        );
+    }
+    assert!(!tree.exists());
+}
+
+#[test]
+fn cli_refuses_a_foreign_unit_file_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, g) = lists(dir.path());
+    let res = dir.path().join("res");
+    with_lists(&a, &g)
+        .args(["solve", "--opener", "aback", "--results"])
+        .arg(&res)
+        .assert()
+        .code(0);
+    let out = with_lists(&a, &g)
+        .args(["--hard", "solve", "--opener", "aback", "--results"])
+        .arg(&res)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(
+        e.contains("unit.") && e.contains("'mode normal', not 'mode hard'"),
+        "{e}"
+    );
+}
+
+/// A run killed with SIGKILL (or stopped with SIGINT or SIGTERM, exit 130) leaves only whole unit
+/// files; the rerun finishes and merges to the same total.
+#[cfg(unix)]
+#[test]
+fn cli_killed_runs_lose_only_units_in_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, g) = lists(dir.path());
+    let plain = with_lists(&a, &g)
+        .args(["--hard", "solve", "--opener", "aback"])
+        .output()
+        .unwrap();
+    let want = stdout(&plain)
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("total ")
+                .map(|r| r.split(' ').next().unwrap().to_string())
+        })
+        .unwrap();
+    for signal in [libc::SIGKILL, libc::SIGINT, libc::SIGTERM] {
+        let res = dir.path().join(format!("res{signal}"));
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("wordle-tree"))
+            .arg("--answers")
+            .arg(&a)
+            .arg("--guesses")
+            .arg(&g)
+            .args([
+                "--quiet",
+                "--threads",
+                "1",
+                "--hard",
+                "solve",
+                "--opener",
+                "aback",
+            ])
+            .arg("--results")
+            .arg(&res)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait for the first unit file (or the end of the run), then signal.
+        loop {
+            let n = std::fs::read_dir(&res).map_or(0, |d| d.count());
+            if n > 0 || child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        // SAFETY: signalling our own child by its pid.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let status = child.wait().unwrap();
+        if signal != libc::SIGKILL {
+            assert!(matches!(status.code(), Some(130) | Some(0)), "{status:?}");
+        }
+        // Every file present is whole: no damaged-unit warning on the rerun.
+        let out = with_lists(&a, &g)
+            .args(["--hard", "solve", "--opener", "aback", "--results"])
+            .arg(&res)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("damaged"), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains(&format!("PROVED: opener aback, total {want} guesses")),
+            "{}",
+            stdout(&out)
+        );
+    }
+}
