@@ -17,7 +17,7 @@
 //! poor openers leave, hence the optional deadline: then the advice is the best guess
 //! found, with its exact plan and a proved range for the optimum, marked unproven).
 
-use crate::candidates::canonical_labels;
+use crate::candidates::{canonical_labels, Candidates};
 use crate::echo::echo;
 use crate::feedback::{Feedback, FeedbackError};
 use crate::game::{AnswerId, Game, GuessId};
@@ -116,8 +116,8 @@ pub fn parse_step(game: &Game, s: &str) -> Result<Step, HistoryError> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct History {
     pub steps: Vec<Step>,
-    /// The answers that give every feedback of the history, sorted.
-    pub candidates: Vec<AnswerId>,
+    /// The answers that give every feedback of the history.
+    pub candidates: Candidates,
     /// What the steps revealed (hard-mode knowledge; kept in normal mode too).
     pub revealed: Revealed,
     /// True when the last step was all green.
@@ -127,7 +127,7 @@ pub struct History {
 /// Replays `steps` over every answer of `game`, checking them (hard-mode legality too
 /// when `hard`).
 pub fn replay(game: &Game, steps: &[Step], hard: bool) -> Result<History, HistoryError> {
-    let mut candidates: Vec<AnswerId> = game.all_answer_ids();
+    let mut candidates = Candidates::all(game.n_answers());
     let mut revealed = Revealed::default();
     let mut solved = false;
     for (i, &step) in steps.iter().enumerate() {
@@ -150,7 +150,7 @@ pub fn replay(game: &Game, steps: &[Step], hard: bool) -> Result<History, Histor
                 });
             }
         }
-        candidates.retain(|&a| Feedback::compute(word, game.answers[a.index()]) == step.feedback);
+        candidates.retain(|a| Feedback::compute(word, game.answers[a.index()]) == step.feedback);
         if candidates.is_empty() {
             return Err(HistoryError::Inconsistent {
                 step: i + 1,
@@ -405,20 +405,21 @@ pub fn advise(
         });
     }
     let history = replay(game, steps, hard)?;
+    let candidates = history.candidates.ids();
     if history.solved {
         return Ok(Advice::Solved {
-            answer: history.candidates[0],
+            answer: candidates[0],
             guesses: steps.len(),
         });
     }
     let off = match guide {
         Guide::Tree(tree) => match follow(tree, steps) {
             Position::On(node) => {
-                let (cost, worst) = subtree_depths(game, node, &history.candidates)
-                    .ok_or(AdviceError::TreeMisses)?;
+                let (cost, worst) =
+                    subtree_depths(game, node, &candidates).ok_or(AdviceError::TreeMisses)?;
                 return Ok(Advice::Play(Move {
                     guess: node.guess,
-                    candidates: history.candidates,
+                    candidates,
                     cost,
                     worst,
                     plan: node.clone(),
@@ -450,7 +451,7 @@ pub fn advise(
         Some(g) => solve_after_opener(game, g, max_guesses, hard, stop, deadline)?,
         None => solve_off_tree(
             game,
-            &history.candidates,
+            &candidates,
             max_guesses - used,
             &revealed,
             hard,
@@ -459,12 +460,12 @@ pub fn advise(
         )?,
     };
     // Only a search interrupted during `build` leaves a plan that misses a candidate.
-    let (replayed, worst) = subtree_depths(game, &plan, &history.candidates)
+    let (replayed, worst) = subtree_depths(game, &plan, &candidates)
         .ok_or(AdviceError::Solve(SolveError::Interrupted))?;
     debug_assert_eq!(replayed, cost as u64, "the solved plan replays to its cost");
     Ok(Advice::Play(Move {
         guess: plan.guess,
-        candidates: history.candidates,
+        candidates,
         cost: cost as u64,
         worst,
         plan,
@@ -748,7 +749,7 @@ mod tests {
             "eerie:YBBBB",
         ] {
             let st = steps(&game, h);
-            let got = replay(&game, &st, false).unwrap().candidates;
+            let got = replay(&game, &st, false).unwrap().candidates.ids();
             let want: Vec<AnswerId> = game
                 .answer_ids()
                 .filter(|&a| {
@@ -864,7 +865,7 @@ mod tests {
                                 ..
                             }
                         ));
-                        assert_eq!(m.candidates, h.candidates);
+                        assert_eq!(m.candidates, h.candidates.ids());
                         // The plan's cost is its replayed cost and the solver's optimum.
                         assert_eq!(
                             subtree_depths(&game, &m.plan, &m.candidates).map(|(total, _)| total),
@@ -884,7 +885,7 @@ mod tests {
                             Revealed::default()
                         };
                         assert_eq!(
-                            fresh.cost(&h.candidates, 5, &rev).unwrap(),
+                            fresh.cost(&h.candidates.ids(), 5, &rev).unwrap(),
                             Some(m.cost as u32)
                         );
                         // Following its own plan stays legal in hard mode.

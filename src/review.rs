@@ -311,7 +311,7 @@ pub fn review(
             _ => None,
         };
     }
-    debug_assert_eq!(candidates, history.candidates);
+    debug_assert_eq!(candidates, history.candidates.ids());
     let solved = history.solved;
     if !solved {
         states.push((candidates, revealed, node));

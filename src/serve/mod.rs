@@ -440,7 +440,7 @@ async fn candidates(State(app): State<Arc<App>>, raw: Params) -> Result<Response
         start,
         json!({
             "candidates": n,
-            "words": words(&setup.game, &h.candidates, n),
+            "words": words(&setup.game, &h.candidates.ids(), n),
             "solved": h.solved,
         }),
     ))
