@@ -134,12 +134,13 @@ impl Solver<'_> {
             return Err(Scanned::Done(INFEASIBLE, None));
         }
         let hard_key = self.hard_key(revealed);
-        ctr.probes += 1;
-        match self.tt.probe(&Key {
+        let key = Key {
             ids,
             left,
             hard: hard_key,
-        }) {
+        };
+        ctr.probes += 1;
+        match self.tt.probe(&key) {
             Some(Bound::Exact(v, g)) => {
                 ctr.hits += 1;
                 return Err(Scanned::Done(v, Some(g)));
@@ -157,41 +158,20 @@ impl Solver<'_> {
         // size bound is optimal; without one, the bound rises.
         match self.candidate_split(ids, w, left, &mut level.counts) {
             (v, Some(a)) if v <= lb => {
-                self.tt.store(
-                    &Key {
-                        ids,
-                        left,
-                        hard: hard_key,
-                    },
-                    Bound::Exact(v, a),
-                );
+                self.tt.store(&key, Bound::Exact(v, a));
                 return Err(Scanned::Done(v, Some(a)));
             }
             (v, _) => lb = lb.max(v),
         }
         if lb >= cutoff {
-            self.tt.store(
-                &Key {
-                    ids,
-                    left,
-                    hard: hard_key,
-                },
-                Bound::Lower(lb),
-            );
+            self.tt.store(&key, Bound::Lower(lb));
             return Err(Scanned::Done(lb, None));
         }
 
         let hard = self.config.hard;
         let demand = revealed.demand();
         if left == 2 && n > parent.max_split {
-            self.tt.store(
-                &Key {
-                    ids,
-                    left,
-                    hard: hard_key,
-                },
-                Bound::Lower(INFEASIBLE),
-            );
+            self.tt.store(&key, Bound::Lower(INFEASIBLE));
             return Err(Scanned::Done(INFEASIBLE, None));
         }
         if left == 2 {
@@ -211,14 +191,7 @@ impl Solver<'_> {
                     ctr.scanned += (LANES * n) as u64;
                     if let Some(l) = (0..LANES).find(|&l| block[l].buckets == n && handed(g0 + l)) {
                         let g = GuessId::new(g0 + l);
-                        self.tt.store(
-                            &Key {
-                                ids,
-                                left,
-                                hard: hard_key,
-                            },
-                            Bound::Exact(v, g),
-                        );
+                        self.tt.store(&key, Bound::Exact(v, g));
                         return Err(Scanned::Done(v, Some(g)));
                     }
                 }
@@ -230,25 +203,11 @@ impl Solver<'_> {
                 }
                 ctr.scanned += n as u64;
                 if handed(g.index()) && self.rows.is_perfect(g, &level.offsets) {
-                    self.tt.store(
-                        &Key {
-                            ids,
-                            left,
-                            hard: hard_key,
-                        },
-                        Bound::Exact(v, g),
-                    );
+                    self.tt.store(&key, Bound::Exact(v, g));
                     return Err(Scanned::Done(v, Some(g)));
                 }
             }
-            self.tt.store(
-                &Key {
-                    ids,
-                    left,
-                    hard: hard_key,
-                },
-                Bound::Lower(INFEASIBLE),
-            );
+            self.tt.store(&key, Bound::Lower(INFEASIBLE));
             return Err(Scanned::Done(INFEASIBLE, None));
         }
 
@@ -283,6 +242,11 @@ impl Solver<'_> {
             left,
             hard_key,
         } = head;
+        let key = Key {
+            ids,
+            left,
+            hard: hard_key,
+        };
         let parent_allowed = parent.list;
         let n = ids.len();
         let obj = &self.config.objective;
@@ -393,14 +357,7 @@ impl Solver<'_> {
             let perfect = split.buckets == n;
             if perfect && glb <= lb {
                 // A perfect split's bound is its cost: at the state's bound, optimal.
-                self.tt.store(
-                    &Key {
-                        ids,
-                        left,
-                        hard: hard_key,
-                    },
-                    Bound::Exact(glb, g),
-                );
+                self.tt.store(&key, Bound::Exact(glb, g));
                 return Scanned::Done(glb, Some(g));
             }
             if perfect && glb < incumbent.0 {
@@ -425,26 +382,12 @@ impl Solver<'_> {
         lb = lb.max(least);
         if let (v, Some(g)) = incumbent {
             if v <= lb {
-                self.tt.store(
-                    &Key {
-                        ids,
-                        left,
-                        hard: hard_key,
-                    },
-                    Bound::Exact(v, g),
-                );
+                self.tt.store(&key, Bound::Exact(v, g));
                 return Scanned::Done(v, Some(g));
             }
         }
         if lb >= cutoff {
-            self.tt.store(
-                &Key {
-                    ids,
-                    left,
-                    hard: hard_key,
-                },
-                Bound::Lower(lb),
-            );
+            self.tt.store(&key, Bound::Lower(lb));
             return Scanned::Done(lb, None);
         }
 
