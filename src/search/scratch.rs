@@ -7,8 +7,7 @@
 //! so starting a state costs nothing). Cost: about 0.6 MB per scratch for the default
 //! lists, reused through the pool rather than zeroed per search.
 
-use super::state::Work;
-use super::Counters;
+use super::stats::Counters;
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
 use std::sync::Mutex;
@@ -202,12 +201,8 @@ pub(super) struct Scratch {
 }
 
 impl Scratch {
-    /// The whole scratch as the [`Work`] of a search from its first level.
-    pub(super) fn work(&mut self) -> Work<'_> {
-        Work {
-            levels: &mut self.levels,
-            classes: &mut self.classes,
-            ctr: &mut self.ctr,
-        }
+    /// The levels, the class map and the counters, to lend as one search's work.
+    pub(super) fn parts(&mut self) -> (&mut [Level], &mut Classes, &mut Counters) {
+        (&mut self.levels, &mut self.classes, &mut self.ctr)
     }
 }

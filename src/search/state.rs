@@ -9,8 +9,8 @@
 //! with one guess left does not recurse). Both are borrowed views: making a child's
 //! costs a few pointer copies, no allocation.
 
-use super::scratch::{Classes, Level};
-use super::Counters;
+use super::scratch::{Classes, Level, Scratch};
+use super::stats::Counters;
 use crate::game::{AnswerId, GuessId};
 use crate::hard::Revealed;
 
@@ -70,6 +70,18 @@ impl<'s> State<'s> {
             left: self.left - 1,
             revealed,
             handed,
+        }
+    }
+}
+
+impl Scratch {
+    /// The whole scratch as the [`Work`] of a search from its first level.
+    pub(super) fn work(&mut self) -> Work<'_> {
+        let (levels, classes, ctr) = self.parts();
+        Work {
+            levels,
+            classes,
+            ctr,
         }
     }
 }
