@@ -16,6 +16,9 @@ use wordle_tree::search::{Config, Objective, Solver};
 use wordle_tree::tree::Tree;
 use wordle_tree::FeedbackTable;
 
+/// The guess limit of the random games (small, so the brute force stays quick).
+const MAX: u8 = 4;
+
 /// The brute-force cost of playing `g` now on `ids` with `left` guesses (`None`: no
 /// plan after it finishes in time).
 fn brute_guess(
@@ -26,7 +29,7 @@ fn brute_guess(
     left: u8,
     rev: Option<Revealed>,
 ) -> Option<u64> {
-    let max = 6;
+    let max = MAX;
     let word = game.guesses[g.index()];
     let mut total = ids.len() as u64;
     for (f, b) in wordle_tree::candidates::partition(table, g, ids) {
@@ -59,7 +62,7 @@ fn brute_state(
     left: u8,
     rev: Option<Revealed>,
 ) -> Option<u64> {
-    let max = 6;
+    let max = MAX;
     let v = brute(
         game,
         table,
@@ -91,7 +94,7 @@ fn random_history(rng: &mut Rng, game: &Game, tree: &Tree, hard: bool) -> Vec<St
     let mut steps = Vec::new();
     let mut rev = Revealed::default();
     let mut node = Some(tree.root());
-    while steps.len() < stop_at.min(6) {
+    while steps.len() < stop_at.min(MAX as usize) {
         let g = match node {
             Some(n) if rng.below(2) == 0 => n.guess,
             _ => loop {
@@ -120,7 +123,7 @@ fn random_history(rng: &mut Rng, game: &Game, tree: &Tree, hard: bool) -> Vec<St
 fn review_values_match_the_brute_force_optimum() {
     let stop = AtomicBool::new(false);
     let mut checked = 0;
-    for seed in 1..=3u64 {
+    for seed in 1..=4u64 {
         let mut rng = Rng(seed * 7919);
         let game = random_game(&mut rng, 8 + (seed % 3) as usize * 2, 10);
         let table = FeedbackTable::build(&game);
@@ -130,12 +133,25 @@ fn review_values_match_the_brute_force_optimum() {
                 &table,
                 Config {
                     hard,
+                    max_guesses: MAX,
                     ..Config::default()
                 },
             );
-            let all: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
-            let tree = Tree::new(&game, hard, 6, solver.build(&all, 6, &Revealed::default()))
-                .expect("a solved tree is valid");
+            let all: Vec<AnswerId> = game.all_answer_ids();
+            if solver
+                .cost(&all, MAX, &Revealed::default())
+                .unwrap()
+                .is_none()
+            {
+                continue; // no tree within MAX guesses
+            }
+            let tree = Tree::new(
+                &game,
+                hard,
+                MAX,
+                solver.build(&all, MAX, &Revealed::default()),
+            )
+            .expect("a solved tree is valid");
             for _ in 0..3 {
                 let steps = random_history(&mut rng, &game, &tree, hard);
                 for with_tree in [true, false] {
@@ -148,7 +164,7 @@ fn review_values_match_the_brute_force_optimum() {
                         &game,
                         with_tree.then_some(&tree),
                         hard,
-                        6,
+                        MAX,
                         &steps,
                         &stop,
                         options,
@@ -158,7 +174,7 @@ fn review_values_match_the_brute_force_optimum() {
                     check_identity(&r);
                     let mut rev = Revealed::default();
                     for (i, s) in r.steps.iter().enumerate() {
-                        let left = 6 - i as u8;
+                        let left = MAX - i as u8;
                         let hr = hard.then_some(rev);
                         let Some(best) = brute_state(&game, &table, &s.candidates, left, hr) else {
                             break;
@@ -212,6 +228,7 @@ fn review_values_match_the_brute_force_optimum() {
             }
         }
     }
+    eprintln!("{checked} steps checked");
     assert!(checked > 20, "only {checked} steps checked");
 }
 
