@@ -189,100 +189,33 @@ mod tests {
         ids.map(AnswerId)
     }
 
+    fn key(ids: &[AnswerId], left: u8, hard: u128) -> Key<'_> {
+        Key { ids, left, hard }
+    }
+
     #[test]
     fn full_key_is_compared() {
         let t = TranspositionTable::new(1 << 20, true);
-        t.store(
-            &Key {
-                ids: &a([1, 2, 3]),
-                left: 4,
-                hard: 0,
-            },
-            Bound::Exact(6, GuessId(1)),
-        );
+        t.store(&key(&a([1, 2, 3]), 4, 0), Bound::Exact(6, GuessId(1)));
         assert_eq!(
-            t.probe(&Key {
-                ids: &a([1, 2, 3]),
-                left: 4,
-                hard: 0
-            }),
+            t.probe(&key(&a([1, 2, 3]), 4, 0)),
             Some(Bound::Exact(6, GuessId(1)))
         );
-        assert_eq!(
-            t.probe(&Key {
-                ids: &a([1, 2, 3]),
-                left: 3,
-                hard: 0
-            }),
-            None
-        );
-        assert_eq!(
-            t.probe(&Key {
-                ids: &a([1, 2, 4]),
-                left: 4,
-                hard: 0
-            }),
-            None
-        );
-        assert_eq!(
-            t.probe(&Key {
-                ids: &a([1, 2, 3]),
-                left: 4,
-                hard: 7
-            }),
-            None
-        );
+        assert_eq!(t.probe(&key(&a([1, 2, 3]), 3, 0)), None);
+        assert_eq!(t.probe(&key(&a([1, 2, 4]), 4, 0)), None);
+        assert_eq!(t.probe(&key(&a([1, 2, 3]), 4, 7)), None);
     }
 
     #[test]
     fn exact_is_never_weakened() {
         let t = TranspositionTable::new(1 << 20, true);
-        t.store(
-            &Key {
-                ids: &a([1, 2, 3]),
-                left: 4,
-                hard: 0,
-            },
-            Bound::Lower(5),
-        );
-        t.store(
-            &Key {
-                ids: &a([1, 2, 3]),
-                left: 4,
-                hard: 0,
-            },
-            Bound::Lower(4),
-        );
+        t.store(&key(&a([1, 2, 3]), 4, 0), Bound::Lower(5));
+        t.store(&key(&a([1, 2, 3]), 4, 0), Bound::Lower(4));
+        assert_eq!(t.probe(&key(&a([1, 2, 3]), 4, 0)), Some(Bound::Lower(5)));
+        t.store(&key(&a([1, 2, 3]), 4, 0), Bound::Exact(6, GuessId(2)));
+        t.store(&key(&a([1, 2, 3]), 4, 0), Bound::Lower(7));
         assert_eq!(
-            t.probe(&Key {
-                ids: &a([1, 2, 3]),
-                left: 4,
-                hard: 0
-            }),
-            Some(Bound::Lower(5))
-        );
-        t.store(
-            &Key {
-                ids: &a([1, 2, 3]),
-                left: 4,
-                hard: 0,
-            },
-            Bound::Exact(6, GuessId(2)),
-        );
-        t.store(
-            &Key {
-                ids: &a([1, 2, 3]),
-                left: 4,
-                hard: 0,
-            },
-            Bound::Lower(7),
-        );
-        assert_eq!(
-            t.probe(&Key {
-                ids: &a([1, 2, 3]),
-                left: 4,
-                hard: 0
-            }),
+            t.probe(&key(&a([1, 2, 3]), 4, 0)),
             Some(Bound::Exact(6, GuessId(2)))
         );
     }
@@ -291,14 +224,7 @@ mod tests {
     fn eviction_keeps_memory_bounded() {
         let t = TranspositionTable::new(4096, true);
         for i in 0..1000u16 {
-            t.store(
-                &Key {
-                    ids: &a([i, i + 1, i + 2]),
-                    left: 3,
-                    hard: 0,
-                },
-                Bound::Lower(5),
-            );
+            t.store(&key(&a([i, i + 1, i + 2]), 3, 0), Bound::Lower(5));
         }
         assert!(t.bytes() <= 4096 + ENTRY_OVERHEAD + 6);
     }
