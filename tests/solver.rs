@@ -131,6 +131,87 @@ fn solver_equals_brute_force_on_clustered_games() {
     }
 }
 
+/// Games built around an endgame group (7 to 9 answers that differ in one position,
+/// `_ills`, `_ight`, `_ound`) plus a few other words, with 3 or 4 guesses: the group
+/// bound (`search/groups.rs`) decides both feasibility (more than `5 * left - 4`
+/// group answers cannot be found in time) and cost there. Every other seed in hard mode.
+#[test]
+fn solver_equals_brute_force_on_endgame_groups() {
+    let groups = [
+        &[
+            "bills", "dills", "fills", "gills", "hills", "kills", "mills", "pills", "rills",
+            "sills", "tills", "wills",
+        ][..],
+        &[
+            "bight", "fight", "light", "might", "night", "right", "sight", "tight", "wight",
+        ][..],
+        &[
+            "bound", "found", "hound", "mound", "pound", "round", "sound", "wound",
+        ][..],
+    ];
+    let full = Game::load(&wordle_tree::game::ListSource::Named("wordle-all".into())).unwrap();
+    for seed in 1..=10u64 {
+        let mut rng = Rng(seed * 3571);
+        let g = groups[rng.below(groups.len())];
+        let r = (7 + rng.below(3)).min(g.len());
+        let mut answers: Vec<Word> = rng
+            .subset(g, r)
+            .iter()
+            .map(|w| Word::parse(w).unwrap())
+            .collect();
+        answers.extend((0..rng.below(3)).map(|_| full.answers[rng.below(full.n_answers())]));
+        answers.sort();
+        answers.dedup();
+        let mut guesses = answers.clone();
+        guesses.extend((0..2 + rng.below(3)).map(|_| full.guesses[rng.below(full.n_guesses())]));
+        guesses.sort();
+        guesses.dedup();
+        let game = Game::from_words(&answers, &guesses);
+        let max = 3 + (seed % 2) as u8;
+        check_against_brute_force(seed, &mut rng, &game, max, seed % 2 == 0);
+    }
+}
+
+/// The group bound at its edge: a group of `5 * max - 4` answers that differ in the
+/// first letter can be found within `max` guesses when the guesses may test five of
+/// its letters at once (made-up words like `bcdfg`; no letter of `ills`, whose `s` a single `s` cannot test), one more answer cannot. Checked
+/// against the brute force for every objective.
+#[test]
+fn group_bound_is_tight_on_made_up_groups() {
+    let letters = b"bcdfghkmprtwyz";
+    let testers = ["bcdfg", "hkmpr", "twyzb", "gkptz"];
+    for (max, r) in [(2u8, 6usize), (2, 7), (3, 11), (3, 12)] {
+        for hard in [false, true] {
+            let answers: Vec<Word> = letters[..r]
+                .iter()
+                .map(|&c| Word::parse(&format!("{}ills", c as char)).unwrap())
+                .collect();
+            let mut guesses = answers.clone();
+            guesses.extend(testers.iter().map(|w| Word::parse(w).unwrap()));
+            let game = Game::from_words(&answers, &guesses);
+            let mut rng = Rng(r as u64);
+            check_against_brute_force(r as u64, &mut rng, &game, max, hard);
+            let table = FeedbackTable::build(&game);
+            let config = Config {
+                max_guesses: max,
+                hard,
+                objective: Objective::feasibility(),
+                ..Config::default()
+            };
+            let solver = Solver::new(&game, &table, config);
+            let feasible = solver
+                .cost(&game.all_answer_ids(), max, &Revealed::default())
+                .unwrap()
+                .is_some_and(|v| v < INFEASIBLE);
+            assert_eq!(
+                feasible,
+                r <= 5 * max as usize - 4,
+                "{r} answers, {max} guesses, hard {hard}"
+            );
+        }
+    }
+}
+
 #[test]
 fn solver_equals_brute_force_hard_mode() {
     for seed in 1..=30u64 {

@@ -208,6 +208,23 @@ impl Objective {
             + self.pen(left - 2, w.saturating_sub(max_split as u32))))
     }
 
+    /// The endgame-group bound (`groups.rs`) of `n` candidates holding a group of `r`
+    /// answers that differ in one position, with `left` guesses left: infeasible when
+    /// the group cannot be found in time; otherwise, without a penalty, the group's
+    /// least cost plus the size bound of the rest (0 for penalty objectives).
+    #[inline]
+    pub fn group_bound(&self, n: usize, r: u32, left: u8) -> u32 {
+        if r > super::groups::reach(left) {
+            return INFEASIBLE;
+        }
+        if self.has_penalty() {
+            return 0;
+        }
+        let rest = (n as u64).saturating_sub(r as u64);
+        let rest = if rest > 0 { 2 * rest - 1 } else { 0 };
+        sat(self.unit as u64 * (super::groups::group_cost(r) as u64 + rest))
+    }
+
     /// The per-guess bound (module doc) of a guess making `buckets` buckets; infeasible
     /// for a non-perfect split with two guesses left.
     #[inline]

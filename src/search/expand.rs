@@ -8,6 +8,7 @@
 //! cutoff, so no better guess is ever cut.
 
 use super::bound::{add, INFEASIBLE};
+use super::groups::GROUP_MIN;
 use super::kernels::{Split, BLOCK_MAX, LANES};
 use super::scan::{row_has_green, sorted_prefix, Head, Prepared, Scanned};
 use super::scratch::Level;
@@ -25,6 +26,15 @@ use std::sync::atomic::Ordering;
 /// Measured against 22: off-tree `audio:YBBBB` (435 candidates) 7.3 -> 4.5 s, where
 /// the class computation was 37% of the time; `solve` unchanged or slightly faster.
 const HAND_ALL_MAX: usize = 64;
+
+/// Buckets of up to this many candidates that the transposition table does not know
+/// get their candidate-split bound ([`Solver::candidate_split`]: one more guess when
+/// no candidate splits the bucket into singletons) before any bucket is searched, so
+/// a guess can be refuted without a search. Measured on the 731 candidates of
+/// `judos:BBBBB` (NYT lists, one thread, user time on a loaded machine): 16.8 s with
+/// none, 15.3 s up to 8, 15.4 s up to 16, 17.0 s up to 32 (the m * m lookups of
+/// larger buckets cost more than the refutations they bring).
+const CANDIDATE_SPLIT_MAX: usize = 12;
 
 /// Guesses [`Solver::first_fit`] expands before giving up on the shortcut.
 const FIRST_FIT: usize = 2;
@@ -306,6 +316,10 @@ impl Solver<'_> {
             let child = &level.buf[s as usize..(s + m) as usize];
             let mut blb =
                 obj.split_bound(m as usize, obj.counted(child), left - 1, level.max_split);
+            if m as usize >= GROUP_MIN {
+                let r = self.groups.largest(child, &mut level.group_counts);
+                blb = blb.max(obj.group_bound(m as usize, r, left - 1));
+            }
             if m >= 3 && blb < INFEASIBLE {
                 let key = if hard {
                     revealed.after(word, f).key()
@@ -320,6 +334,16 @@ impl Solver<'_> {
                 };
                 match self.tt.probe(&key) {
                     Some(Bound::Exact(v, _)) | Some(Bound::Lower(v)) => blb = blb.max(v),
+                    None if m as usize <= CANDIDATE_SPLIT_MAX && left >= 3 && obj.unit > 0 => {
+                        // The bucket's own candidate-split bound (m * m lookups).
+                        let (v, _) = self.candidate_split(
+                            child,
+                            obj.counted(child),
+                            left - 1,
+                            &mut level.counts,
+                        );
+                        blb = blb.max(v);
+                    }
                     None => {}
                 }
             }

@@ -52,6 +52,7 @@
 pub mod bound;
 mod drive;
 mod expand;
+mod groups;
 mod kernels;
 mod scan;
 mod scratch;
@@ -146,6 +147,8 @@ pub struct Solver<'a> {
     sigs: Vec<LetterSig>,
     config: Config,
     tt: TranspositionTable,
+    /// The answers' endgame groups, for the group bound.
+    groups: groups::Groups,
     all_guesses: Vec<GuessId>,
     stop: &'a AtomicBool,
     pool: Pool,
@@ -161,6 +164,7 @@ impl<'a> Solver<'a> {
             rows: AnswerMajor::new(table),
             sigs: game.guesses.iter().map(|&w| LetterSig::of(w)).collect(),
             tt: TranspositionTable::new(config.memory_limit, config.use_transpositions),
+            groups: groups::Groups::new(&game.answers),
             config,
             all_guesses: (0..game.n_guesses()).map(GuessId::new).collect(),
             stop: &NEVER,

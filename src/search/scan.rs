@@ -12,6 +12,7 @@
 //! no child loses a move.
 
 use super::bound::{Guess, INFEASIBLE};
+use super::groups::GROUP_MIN;
 use super::kernels::{Split, BLOCK_MAX, LANES, SIEVE_MAX_N, SIEVE_MAX_REPEATS};
 use super::scratch::{Classes, Level};
 use super::state::{State, Work};
@@ -118,6 +119,10 @@ impl Solver<'_> {
         }
         let w = obj.counted(ids);
         let mut lb = obj.split_bound(n, w, left, parent.max_split);
+        if n >= GROUP_MIN {
+            let r = self.groups.largest(ids, &mut level.group_counts);
+            lb = lb.max(obj.group_bound(n, r, left));
+        }
         if n == 2 {
             // Guess one, then the other; a counted one first if only one is counted.
             let first = if w == 1 && !obj.counts(ids[0]) {

@@ -39,6 +39,8 @@ pub(super) struct Level {
     /// The most buckets any guess scanned here makes (`usize::MAX` if unknown): the
     /// children's split bound rests on it, so it starts unknown, never 0.
     pub(super) max_split: usize,
+    /// Per-pattern counts of the group bound (kept zero).
+    pub(super) group_counts: Vec<u16>,
 }
 
 impl Default for Level {
@@ -56,6 +58,7 @@ impl Default for Level {
             rows: Vec::new(),
             tally: Vec::new(),
             max_split: usize::MAX,
+            group_counts: Vec::new(),
         }
     }
 }

@@ -1,0 +1,179 @@
+//! Endgame groups: answers that agree in four positions and differ in the fifth
+//! (`bills`, `fills`, `hills`, ... : the group `_ills`), and the lower bound their size
+//! gives on a state holding them.
+//!
+//! **Why a group is slow to solve.** Take a group `G` of `r` answers that differ only
+//! at position `p`, in the letters `X`. For any guess `g`, two answers of `G` whose
+//! letters at `p` are both absent from `g` get the same feedback: they differ only at
+//! `p`, neither letter matches `g` there, and the count of every letter of `g` in them
+//! is the same. So `g` splits `G` into one class of the answers whose letter it does
+//! not hold, plus at most one class per distinct letter of `g` (at most five), each a
+//! single answer. If `g` is in `G` it is one of those singletons (found now); every
+//! other singleton needs at least one more guess.
+//!
+//! Write `N(d)` for the most answers of `G` a tree finds within `d` guesses. The root
+//! finds at most one, the singletons it splits off are found at the earliest one guess
+//! later, and the rest is a smaller group: `N(1) <= 1`, `N(d) <= 5 + N(d - 1)`, so
+//! `N(d) <= 5d - 4` ([`reach`]). Hence:
+//! * **Depth**: a state with `left` guesses left holding a group of more than
+//!   `5 * left - 4` answers has no tree (infeasible), whatever the objective.
+//! * **Cost**: ordering `G`'s answers by the guess that finds them, the `i`-th is found
+//!   no earlier than guess `(i + 8) / 5` (integer division: 1, then five at 2, five at
+//!   3, ...), so the group alone costs at least `sum (i + 8) / 5` ([`group_cost`]). In
+//!   any tree for a state `S` holding `G`, the answers of `G` and those of `S \ G` are
+//!   each found by a tree for their own set (the same tree, read for those answers
+//!   only), so `cost(S) >= cost(G) + cost(S \ G) >= group_cost(r) + 2|S \ G| - 1`.
+//!   This beats the size bound `2n - 1` from `r = 7` on (by one when the state is the
+//!   group), and by 23 for the 19 answers of `_ills` in the big game.
+//!
+//! The same reasoning holds in hard mode (it only removes guesses). Only the largest
+//! group of a state is used. Tests in `tests/solver.rs` check the search against a
+//! brute force on small games built around such groups.
+//!
+//! Cost: five counter updates per candidate, only for states and buckets of at least
+//! [`GROUP_MIN`] candidates.
+
+use crate::game::AnswerId;
+use crate::word::Word;
+
+/// No other answer shares this one-position pattern.
+const NONE: u32 = u32::MAX;
+
+/// Groups of fewer answers never raise a bound (the group cost of 6 is 11, the size
+/// bound of 6); states smaller than this skip the count.
+pub(super) const GROUP_MIN: usize = 7;
+
+/// The one-position patterns of every answer, numbered.
+pub(super) struct Groups {
+    /// Per answer, the ids of its five patterns (`_ills`, `b_lls`, ...) that some
+    /// other answer shares, or [`NONE`].
+    keys: Vec<[u32; 5]>,
+    /// How many patterns have ids.
+    n_keys: usize,
+}
+
+impl Groups {
+    /// Numbers the patterns shared by at least two of `answers`.
+    pub(super) fn new(answers: &[Word]) -> Groups {
+        let pattern = |w: &Word, p: usize| {
+            let mut b = w.0;
+            b[p] = b'_';
+            b
+        };
+        let mut seen: ahash::AHashMap<[u8; 5], u32> = ahash::AHashMap::new();
+        for w in answers {
+            for p in 0..5 {
+                *seen.entry(pattern(w, p)).or_default() += 1;
+            }
+        }
+        let mut ids: ahash::AHashMap<[u8; 5], u32> = ahash::AHashMap::new();
+        let keys = answers
+            .iter()
+            .map(|w| {
+                std::array::from_fn(|p| {
+                    let pat = pattern(w, p);
+                    if seen[&pat] < 2 {
+                        return NONE;
+                    }
+                    let next = ids.len() as u32;
+                    *ids.entry(pat).or_insert(next)
+                })
+            })
+            .collect();
+        Groups {
+            keys,
+            n_keys: ids.len(),
+        }
+    }
+
+    /// The size of the largest group among `ids` (1 when none is larger).
+    /// `counts` is scratch, left zeroed.
+    pub(super) fn largest(&self, ids: &[AnswerId], counts: &mut Vec<u16>) -> u32 {
+        if counts.len() < self.n_keys {
+            counts.resize(self.n_keys, 0);
+        }
+        let mut best = 1u16;
+        for a in ids {
+            for &k in &self.keys[a.index()] {
+                if k != NONE {
+                    let c = &mut counts[k as usize];
+                    *c += 1;
+                    best = best.max(*c);
+                }
+            }
+        }
+        for a in ids {
+            for &k in &self.keys[a.index()] {
+                if k != NONE {
+                    counts[k as usize] = 0;
+                }
+            }
+        }
+        best as u32
+    }
+}
+
+/// The most answers of one group any tree finds within `left` guesses: `5 * left - 4`.
+#[inline]
+pub(super) fn reach(left: u8) -> u32 {
+    (5 * left as u32).saturating_sub(4)
+}
+
+/// The least total guesses that find `r` answers of one group: `sum_{i=1..r} (i+8)/5`.
+#[inline]
+pub(super) fn group_cost(r: u32) -> u32 {
+    // Full steps of five: 1 (i = 1), then 5 x 2, 5 x 3, ... ; summed in closed form.
+    if r == 0 {
+        return 0;
+    }
+    let rest = r - 1; // answers 2..=r, five per depth from depth 2
+    let full = rest / 5; // depths 2..=full+1 complete
+    let part = rest % 5;
+    // 5 * (2 + 3 + ... + (full + 1)) + part * (full + 2) + 1
+    let sum_depths = (full + 1) * (full + 2) / 2 - 1;
+    1 + 5 * sum_depths + part * (full + 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_cost_is_the_sum_of_the_earliest_depths() {
+        for r in 0..200u32 {
+            let slow: u32 = (1..=r).map(|i| (i + 8) / 5).sum();
+            assert_eq!(group_cost(r), slow, "r = {r}");
+        }
+        assert_eq!(group_cost(6), 11);
+        assert_eq!(group_cost(7), 14);
+        assert_eq!(group_cost(8), 17);
+        assert_eq!(group_cost(19), 61);
+    }
+
+    #[test]
+    fn reach_is_five_per_guess_after_the_first() {
+        assert_eq!(reach(0), 0);
+        assert_eq!(reach(1), 1);
+        assert_eq!(reach(2), 6);
+        assert_eq!(reach(4), 16);
+        assert_eq!(reach(5), 21);
+    }
+
+    #[test]
+    fn largest_counts_the_biggest_one_position_group() {
+        let words: Vec<Word> = [
+            "bills", "fills", "hills", "mills", "bells", "balls", "crane",
+        ]
+        .iter()
+        .map(|w| Word::parse(w).unwrap())
+        .collect();
+        let g = Groups::new(&words);
+        let ids: Vec<AnswerId> = (0..words.len()).map(AnswerId::new).collect();
+        let mut counts = Vec::new();
+        assert_eq!(g.largest(&ids, &mut counts), 4); // _ills
+        assert!(counts.iter().all(|&c| c == 0));
+        // b_lls: bills, bells, balls.
+        assert_eq!(g.largest(&[ids[0], ids[4], ids[5], ids[6]], &mut counts), 3);
+        assert_eq!(g.largest(&[ids[6]], &mut counts), 1);
+    }
+}
