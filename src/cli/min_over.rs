@@ -95,8 +95,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
                 t.cutoff.map_or("none yet".into(), |c| c.to_string())
             ));
         };
-        let summary =
-            min_over::sweep(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show);
+        let summary = min_over::sweep(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show);
         bar.finish_and_clear();
         let summary = match summary {
             Err(min_over::SweepError::Solve(SolveError::Interrupted)) => bail!(
