@@ -12,7 +12,8 @@
 //! [`sweep_within`] settles "some opener meets the claim" over many openers, keeping
 //! one result file per opener (kind [`WITHIN_KIND`] of [`crate::results`]) so a sweep
 //! resumes; any fault of the results directory or interruption ends it with the
-//! error, never with a verdict.
+//! error, never with a verdict. The fewest answers over D over every opener
+//! (`--opener any --min-over D`) is [`crate::min_over`]'s sweep.
 
 use crate::candidates::Candidates;
 use crate::feedback::Feedback;

@@ -16,6 +16,8 @@
 //!   table ([`search::tt`]).
 //! - [`check`]: depth claims (`check`): within D guesses, the fewest answers over D,
 //!   exceptions; PROVED with a witness tree, REFUTED with evidence.
+//! - [`min_over`]: `check --opener any --min-over D`: the fewest answers over D over
+//!   every opener, proved, resumable and shardable.
 //! - [`tree`]: decision trees, replay and verification.
 //! - [`format`]: the binary tree file and the text exports.
 //! - [`play`]: histories (`GUESS:FEEDBACK`), following a tree, next-guess advice
@@ -50,6 +52,7 @@ pub mod feedback;
 pub mod format;
 pub mod game;
 pub mod hard;
+pub mod min_over;
 pub mod openers;
 pub mod play;
 pub mod proof;

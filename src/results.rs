@@ -11,8 +11,9 @@
 //! - The result-file format, a small text file of `key=value` lines whose header
 //!   identifies what it holds ([`Header`]: format version, kind of result, lists and
 //!   their checksum, mode, maximum guesses); the rest are the kind's own fields
-//!   ([`ResultFile`]). Used by `openers` (kind `openers`) and `check --opener any`
-//!   (kind `within`); any other per-item result fits the same frame.
+//!   ([`ResultFile`]). Used by `openers` (kind `openers`), `check --opener any`
+//!   (kind `within`) and `check --opener any --min-over` (kind `min-over`); any other
+//!   per-item result fits the same frame.
 //! - [`ResultsDir`]: one file per item (an opener, say), named
 //!   `STEM.MODE.LISTS.TAGD` (e.g. `salet.normal.wordle.max6`). Opening a directory
 //!   removes the temporary files that killed runs left behind (their process is gone

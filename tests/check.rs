@@ -263,7 +263,7 @@ fn bad_check_input_exits_2_with_a_message() {
         ),
         (
             vec!["check", "--opener", "any", "--min-over", "3"],
-            "--opener any works with --max-guesses only",
+            "needs --results",
         ),
         (
             vec![

@@ -37,6 +37,19 @@ pub struct CheckArgs {
     /// With `--opener any`: run only shard i of n (1-based), e.g. 2/8.
     #[arg(long, value_parser = super::parse_shard, value_name = "I/N")]
     shard: Option<Shard>,
+    /// With `--opener any --min-over D`: dismiss openers proved to leave at least this
+    /// many answers over D (default: the fewest found so far plus one).
+    #[arg(long, requires = "min_over")]
+    cutoff: Option<u64>,
+    /// With `--opener any --min-over D`: keep only every N-th opener (a sample).
+    #[arg(long, requires = "min_over")]
+    sample: Option<usize>,
+    /// With `--opener any --min-over D`: only read the results directory and report.
+    #[arg(long, requires = "min_over")]
+    merge: bool,
+    /// With `--opener any --min-over D`: transposition table memory in MiB (shared).
+    #[arg(long, default_value_t = 2048, requires = "min_over")]
+    memory: usize,
 }
 
 pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
@@ -62,13 +75,33 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
         );
     }
     if args.opener.eq_ignore_ascii_case("any") {
-        if args.min_over.is_some() || !args.except.is_empty() || args.out.is_some() {
-            bail!("--opener any works with --max-guesses only (not --min-over, --except or --out)");
+        if !args.except.is_empty() || args.out.is_some() {
+            bail!("--opener any works without --except and --out");
+        }
+        if args.min_over.is_some() {
+            let Some(results) = args.results.as_deref() else {
+                bail!("--opener any --min-over needs --results DIR (one result file per opener, so the sweep resumes)");
+            };
+            return super::min_over::run(
+                ctx,
+                super::min_over::Args {
+                    depth,
+                    results,
+                    shard: args.shard,
+                    cutoff: args.cutoff,
+                    sample: args.sample,
+                    merge: args.merge,
+                    memory: args.memory,
+                },
+            );
         }
         return any(ctx, depth, args.results.as_deref(), args.shard);
     }
     if args.results.is_some() || args.shard.is_some() {
         bail!("--results and --shard go with --opener any");
+    }
+    if args.cutoff.is_some() || args.sample.is_some() || args.merge {
+        bail!("--cutoff, --sample and --merge go with --opener any --min-over");
     }
     let opener = allowed_guess(game, &args.opener, "opener")?;
     let opener_word = game.guesses[opener.index()];

@@ -28,6 +28,7 @@ use wordle_tree::tree::{histogram_text, Tree};
 use wordle_tree::word::Word;
 
 mod check;
+mod min_over;
 mod proof;
 
 #[derive(Parser, Debug)]

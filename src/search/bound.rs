@@ -9,7 +9,9 @@
 //! * `check --max-guesses D`: unit 0, no penalty, max_guesses D: cost 0 or infeasible;
 //! * `check --min-over D`: unit 1, penalty 2^17 (above any total), so cost =
 //!   2^17 x (answers over D) + total, minimised lexicographically;
-//! * `check --except`: unit 0, penalty 1, the listed answers exempt.
+//! * `check --except`: unit 0, penalty 1, the listed answers exempt;
+//! * `check --opener any --min-over D`: unit 0, penalty 1, none exempt, so cost =
+//!   answers over D ([`Objective::count_over`]).
 //!
 //! Write `t_l(w) = pen(l, w)`: the penalty paid by `w` counted candidates at a node
 //! with `l` guesses left. For a state of `n` candidates, `w` of them counted, `l` left:
@@ -117,6 +119,17 @@ impl Objective {
         Objective {
             unit: 1,
             penalty: OVER_PENALTY,
+            over_left: max_guesses - depth,
+            exempt: None,
+        }
+    }
+
+    /// The number of answers needing more than `depth` guesses, in a game of
+    /// `max_guesses` (no total: the `--opener any --min-over` sweep).
+    pub fn count_over(depth: u8, max_guesses: u8) -> Objective {
+        Objective {
+            unit: 0,
+            penalty: 1,
             over_left: max_guesses - depth,
             exempt: None,
         }

@@ -1,0 +1,230 @@
+//! `check --opener any --min-over D`: the fewest answers over D over every opener (see
+//! `wordle_tree::min_over`); the progress bar, the timing report, the ranking and the
+//! verdict line.
+
+use super::bench::peak_memory_mib;
+use super::{describe, Ctx};
+use anyhow::{bail, Result};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+use wordle_tree::min_over::{self, OverDir, Ranking, Settings, Tally, Verdict};
+use wordle_tree::openers::all_openers;
+use wordle_tree::results::Shard;
+use wordle_tree::search::SolveError;
+use wordle_tree::table::FeedbackTable;
+use wordle_tree::word::Word;
+
+/// Options gathered by `check`.
+pub(super) struct Args<'a> {
+    pub depth: u8,
+    pub results: &'a Path,
+    pub shard: Option<Shard>,
+    pub cutoff: Option<u64>,
+    pub sample: Option<usize>,
+    pub merge: bool,
+    pub memory: usize,
+}
+
+/// Rows of the ranking shown (extended to ties).
+const SHOWN: usize = 10;
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn words(list: &[Word]) -> String {
+    list.iter()
+        .map(|w| w.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
+    let game = ctx.game;
+    let d = a.depth;
+    if a.sample == Some(0) {
+        bail!("--sample must be at least 1");
+    }
+    if a.merge && a.shard.is_some() {
+        bail!("--merge reads every shard's results: leave out --shard");
+    }
+    let mut set = all_openers(game);
+    if let Some(step) = a.sample {
+        set = set.into_iter().step_by(step).collect();
+    }
+    let shard = a.shard.unwrap_or(Shard::ALL);
+    let mine = shard.select(&set);
+    let dir = OverDir::open(a.results, game, ctx.hard, d)?;
+    let scope = match (shard.count > 1, a.sample) {
+        (true, _) => format!(
+            "the {} openers of shard {}/{}",
+            mine.len(),
+            shard.index,
+            shard.count
+        ),
+        (false, Some(n)) => format!("the {} openers of the sample (every {n}th)", set.len()),
+        (false, None) => format!("all {} openers", set.len()),
+    };
+    outln!(
+        "check: fewest answers needing more than {d} guesses (within {}) over {scope}; {}; results in {}",
+        min_over::GAME_LIMIT,
+        describe(game, ctx.hard),
+        a.results.display()
+    );
+    let t = Instant::now();
+    if !a.merge {
+        let table = FeedbackTable::build(game);
+        let settings = Settings {
+            depth: d,
+            hard: ctx.hard,
+            cutoff: a.cutoff,
+            threads: rayon::current_num_threads(),
+            memory_limit: super::memory_bytes(a.memory)?,
+        };
+        let bar = super::progress_bar(ctx.quiet, "check");
+        let show = |t: &Tally| {
+            bar.set_length(t.total as u64);
+            bar.set_position(t.done as u64);
+            bar.set_message(format!(
+                "exact {} dismissed {} (reused {}) best {} cutoff {}",
+                t.exact,
+                t.dismissed,
+                t.reused,
+                t.best.map_or("-".into(), |b| b.to_string()),
+                t.cutoff.map_or("none yet".into(), |c| c.to_string())
+            ));
+        };
+        let summary = min_over::sweep(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show);
+        bar.finish_and_clear();
+        let summary = match summary {
+            Err(min_over::SweepError::Solve(SolveError::Interrupted)) => bail!(
+                "interrupted; finished openers are kept in {}: rerun the same command to resume",
+                a.results.display()
+            ),
+            other => other?,
+        };
+        for w in &summary.warnings {
+            errln!("warning: {w}");
+        }
+        outln!(
+            "{} openers searched, {} reused from the results directory; cutoff {}; {:.1} s wall",
+            summary.computed.len(),
+            summary.reused,
+            summary.cutoff.map_or("none".into(), |c| c.to_string()),
+            t.elapsed().as_secs_f64()
+        );
+        if !summary.computed.is_empty() {
+            let mut cpu: Vec<f64> = summary.computed.iter().map(|r| r.cpu_seconds).collect();
+            cpu.sort_by(f64::total_cmp);
+            let sum: f64 = cpu.iter().sum();
+            outln!(
+                "per-opener CPU seconds: total {sum:.1}, mean {:.3}, median {:.3}, p90 {:.3}, p99 {:.3}, max {:.3}",
+                sum / cpu.len() as f64,
+                percentile(&cpu, 0.5),
+                percentile(&cpu, 0.9),
+                percentile(&cpu, 0.99),
+                cpu[cpu.len() - 1]
+            );
+            let mut slow: Vec<&min_over::Record> = summary.computed.iter().collect();
+            slow.sort_by(|x, y| y.cpu_seconds.total_cmp(&x.cpu_seconds));
+            let names: Vec<String> = slow
+                .iter()
+                .take(5)
+                .map(|r| format!("{} {:.2} s", r.opener, r.cpu_seconds))
+                .collect();
+            outln!("slowest: {}", names.join(", "));
+        }
+        if let Some(m) = peak_memory_mib() {
+            outln!("peak memory {m:.0} MiB");
+        }
+    } else {
+        let (_, warnings) = dir.scan()?;
+        for w in &warnings {
+            errln!("warning: {w}");
+        }
+    }
+    let (records, _) = dir.scan()?;
+    let ranking = Ranking::new(game, &mine, &records);
+    out!("{}", table(&ranking, d));
+    let what = describe(game, ctx.hard);
+    Ok(match ranking.verdict() {
+        Verdict::Minimum { over, openers } => {
+            outln!(
+                "PROVED: over {scope}, the fewest answers needing more than {d} guesses is {over}, attained by {} only ({what})",
+                words(&openers)
+            );
+            ExitCode::SUCCESS
+        }
+        Verdict::MinimumSome { over, openers } => {
+            outln!(
+                "PROVED: over {scope}, the fewest answers needing more than {d} guesses is {over}, attained by {} (others dismissed at the cutoff {over} may tie: rerun without --cutoff to list them all) ({what})",
+                words(&openers)
+            );
+            ExitCode::SUCCESS
+        }
+        Verdict::AtLeast(lb) => {
+            outln!(
+                "REFUTED: over {scope}, no opener leaves fewer than {lb} answers needing more than {d} guesses ({what})"
+            );
+            ExitCode::from(1)
+        }
+        Verdict::NoneFinishes => {
+            outln!(
+                "REFUTED: over {scope}, no opener finds every answer within {} guesses ({what})",
+                min_over::GAME_LIMIT
+            );
+            ExitCode::from(1)
+        }
+        Verdict::Incomplete => {
+            outln!(
+                "not yet a proof: {} openers have no result yet ({}{}): run the remaining shards or rerun",
+                ranking.missing.len(),
+                words(&ranking.missing[..ranking.missing.len().min(5)]),
+                if ranking.missing.len() > 5 { ", ..." } else { "" }
+            );
+            ExitCode::SUCCESS
+        }
+    })
+}
+
+/// The best rows (exact counts, extended to ties) and what the rest is known to leave.
+fn table(r: &Ranking, d: u8) -> String {
+    let mut out = String::new();
+    let mut shown = SHOWN.min(r.exact.len());
+    while shown > 0 && shown < r.exact.len() && r.exact[shown].0 == r.exact[shown - 1].0 {
+        shown += 1;
+    }
+    if shown > 0 {
+        out += &format!("{:>5}  {:<6}  over {d}\n", "rank", "opener");
+    }
+    let mut rank = 0;
+    for (i, &(v, w)) in r.exact[..shown].iter().enumerate() {
+        if i == 0 || v != r.exact[i - 1].0 {
+            rank = i + 1;
+        }
+        out += &format!("{rank:>5}  {:<6}  {v:>6}\n", w.to_string());
+    }
+    if r.exact.len() > shown {
+        out += &format!(
+            "{} more openers have exact counts ({} to {})\n",
+            r.exact.len() - shown,
+            r.exact[shown].0,
+            r.exact.last().expect("non-empty").0
+        );
+    }
+    if let Some(lb) = r.least_bound {
+        out += &format!(
+            "{} openers proved to leave at least {lb} answers over {d}\n",
+            r.dismissed
+        );
+    }
+    if r.cannot_finish > 0 {
+        out += &format!(
+            "{} openers cannot find every answer within {}\n",
+            r.cannot_finish,
+            min_over::GAME_LIMIT
+        );
+    }
+    out
+}

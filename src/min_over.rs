@@ -1,0 +1,550 @@
+//! `check --opener any --min-over D`: over every opener, the least number of answers
+//! that need more than D guesses (within the game's six), proved, and every opener
+//! that attains it.
+//!
+//! Owns the sweep, its result files (kind [`KIND`] of [`crate::results`], one small
+//! file per opener named `OPENER.MODE.LISTS.overD`, written atomically, so a sweep
+//! resumes and shards merge by sharing the directory) and the ranking drawn from them.
+//!
+//! **Objective.** Each opener gets [`Solver::opener_cost`] with
+//! [`Objective::count_over`]: unit 0, penalty 1, so a tree's cost is exactly the number
+//! of answers it leaves needing more than D guesses, and the penalty-aware bounds of
+//! `search/bound.rs` prune on that count alone. (The single-opener `--min-over` orders
+//! by the total guesses too, 2^17 x over + total; the sweep does not need the totals,
+//! and a cutoff on the count alone dismisses an opener as soon as its count's bound
+//! reaches it.) An opener that cannot find every answer within six is
+//! [`Outcome::CannotFinish`], never a count.
+//!
+//! **Cutoff.** The cutoff is the least exact count known so far plus one (or
+//! `--cutoff N` to seed it, whichever is lower): every opener whose count is below the
+//! cutoff is solved exactly, so every opener tied with the best is found exactly, and
+//! every other one is dismissed with a proved lower bound at least the cutoff.
+//! Openers go in order of a cheap one-level estimate (`openers::order_by_estimate`),
+//! the [`PREPASS`] most promising of the whole list first in every shard, so a low
+//! cutoff comes early. The cutoff never rises during a run.
+//!
+//! **Reuse.** A stored exact count or cannot-finish always settles its opener; a
+//! stored lower bound `lb` settles it when `lb >= cutoff` (a bound proved under a
+//! larger cutoff still dismisses under a smaller one); otherwise the opener is
+//! searched again and its file replaced.
+//!
+//! **Verdict** ([`Ranking`]): with every opener settled, the least exact count `m` is
+//! the proved minimum when every dismissed opener's bound is at least `m`, and the
+//! exact openers at `m` are all that attain it when every bound is above `m`
+//! (always so with the default cutoff). No exact count at all (a seeded cutoff at or
+//! below the minimum): every opener is proved to leave at least the least bound.
+//!
+//! Workers: one thread each with its own [`Solver`] (an equal share of the memory
+//! limit), pulling openers from a shared counter, as in `openers`. An interruption or a
+//! write fault ends the sweep with the error; a result file is only written for a
+//! finished search, so no verdict is drawn from a partial one.
+
+use crate::game::{Game, GuessId};
+use crate::openers::order_by_estimate;
+use crate::results::{Kind, ResultFile, ResultsDir, ResultsError};
+use crate::search::bound::INFEASIBLE;
+use crate::search::{Config, Objective, OpenerCost, SolveError, Solver};
+use crate::table::FeedbackTable;
+use crate::word::Word;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// The game's guess limit: answers over D must still be found within it.
+pub use crate::check::GAME_LIMIT;
+
+/// The kind of result stored, one file per opener (`OPENER.MODE.LISTS.overD`, the
+/// header's `max_guesses` holding D).
+pub const KIND: Kind = Kind {
+    name: "min-over",
+    file_tag: "over",
+};
+
+/// How many of the most promising openers of the whole list every shard runs first.
+pub const PREPASS: usize = 8;
+
+/// What is proved about one opener.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The least number of answers over D, exactly.
+    Exact(u64),
+    /// A proved lower bound on it, at least the cutoff it was searched under.
+    AtLeast(u64),
+    /// No tree from this opener finds every answer within the game's limit.
+    CannotFinish,
+}
+
+impl Outcome {
+    fn from_cost(c: OpenerCost) -> Outcome {
+        match c {
+            OpenerCost::Exact(v) | OpenerCost::AtLeast(v) if v >= INFEASIBLE as u64 => {
+                Outcome::CannotFinish
+            }
+            OpenerCost::Exact(v) => Outcome::Exact(v),
+            OpenerCost::AtLeast(v) => Outcome::AtLeast(v),
+        }
+    }
+
+    /// True when it settles its opener under `cutoff` (`None`: no cutoff).
+    pub fn decides(&self, cutoff: Option<u64>) -> bool {
+        match *self {
+            Outcome::Exact(_) | Outcome::CannotFinish => true,
+            Outcome::AtLeast(lb) => cutoff.is_some_and(|c| lb >= c),
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Outcome::Exact(v) => format!("exact {v}"),
+            Outcome::AtLeast(v) => format!("at-least {v}"),
+            Outcome::CannotFinish => "cannot-finish".into(),
+        }
+    }
+
+    fn parse(s: &str) -> Option<Outcome> {
+        if s == "cannot-finish" {
+            return Some(Outcome::CannotFinish);
+        }
+        let (kind, v) = s.split_once(' ')?;
+        let v: u64 = v.trim().parse().ok()?;
+        match kind {
+            "exact" => Some(Outcome::Exact(v)),
+            "at-least" => Some(Outcome::AtLeast(v)),
+            _ => None,
+        }
+    }
+}
+
+/// One opener's stored result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub opener: Word,
+    pub outcome: Outcome,
+    /// The cutoff it was searched under (`None`: none).
+    pub cutoff: Option<u64>,
+    pub seconds: f64,
+    /// CPU time of the worker thread (0 where unknown).
+    pub cpu_seconds: f64,
+}
+
+/// What can stop a sweep: a results directory fault (named) or the search's error
+/// (an interruption).
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    #[error(transparent)]
+    Results(#[from] ResultsError),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// The min-over result files of one game, mode and D in a directory.
+pub struct OverDir<'a> {
+    pub dir: ResultsDir,
+    game: &'a Game,
+}
+
+impl<'a> OverDir<'a> {
+    /// Opens (creating it if needed) the directory for `--min-over depth` results.
+    pub fn open(
+        path: &Path,
+        game: &'a Game,
+        hard: bool,
+        depth: u8,
+    ) -> Result<OverDir<'a>, ResultsError> {
+        Ok(OverDir {
+            dir: ResultsDir::open(path, KIND, game, hard, depth)?,
+            game,
+        })
+    }
+
+    /// Every usable record by opener, and one warning per file that is not (named;
+    /// its opener is searched again).
+    pub fn scan(&self) -> Result<(BTreeMap<GuessId, Record>, Vec<String>), ResultsError> {
+        let found = self.dir.scan()?;
+        let mut warnings = found.warnings;
+        let mut records = BTreeMap::new();
+        for (stem, f) in &found.files {
+            let path = self.dir.file(stem);
+            match self.record(stem, f) {
+                Ok((g, r)) => {
+                    records.insert(g, r);
+                }
+                Err(why) => warnings.push(format!(
+                    "{}: malformed result file: {why} (ignored)",
+                    path.display()
+                )),
+            }
+        }
+        Ok((records, warnings))
+    }
+
+    fn record(&self, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
+        let get = |k: &str| f.get(k).ok_or_else(|| format!("missing '{k}'"));
+        let float = |k: &str| -> Result<f64, String> {
+            get(k)?
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| format!("'{k}' is not a number"))
+        };
+        let opener = get("opener")?;
+        if opener != stem {
+            return Err(format!(
+                "holds opener '{}' but is named for '{stem}'",
+                crate::echo::echo(opener)
+            ));
+        }
+        let word = Word::parse(opener).map_err(|e| format!("opener: {e}"))?;
+        let g = self
+            .game
+            .guess_id(word)
+            .ok_or_else(|| format!("opener '{word}' is not an allowed guess"))?;
+        let result = get("result")?;
+        let outcome = Outcome::parse(result).ok_or_else(|| {
+            format!(
+                "result '{}' is not 'exact N', 'at-least N' or 'cannot-finish'",
+                crate::echo::echo(result)
+            )
+        })?;
+        let cutoff = match get("cutoff")? {
+            "none" => None,
+            c => Some(
+                c.parse::<u64>()
+                    .map_err(|_| "'cutoff' is not a whole number".to_string())?,
+            ),
+        };
+        if let (Outcome::AtLeast(lb), Some(c)) = (outcome, cutoff) {
+            if lb < c {
+                return Err(format!(
+                    "a lower bound {lb} below its cutoff {c} proves nothing"
+                ));
+            }
+        }
+        if matches!((outcome, cutoff), (Outcome::AtLeast(_), None)) {
+            return Err("a lower bound without a cutoff".into());
+        }
+        Ok((
+            g,
+            Record {
+                opener: word,
+                outcome,
+                cutoff,
+                seconds: float("seconds")?,
+                cpu_seconds: float("cpu_seconds")?,
+            },
+        ))
+    }
+
+    /// Writes one record atomically; the error names the file.
+    pub fn write(&self, r: &Record) -> Result<(), ResultsError> {
+        let mut f = ResultFile::new(self.dir.header().clone());
+        f.set("opener", r.opener)
+            .set("result", r.outcome.text())
+            .set("cutoff", r.cutoff.map_or("none".into(), |c| c.to_string()))
+            .set("seconds", format!("{:.3}", r.seconds))
+            .set("cpu_seconds", format!("{:.3}", r.cpu_seconds));
+        self.dir.write(r.opener.as_str(), &f)
+    }
+}
+
+/// Settings of one sweep.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub depth: u8,
+    pub hard: bool,
+    /// A seed for the cutoff (the least exact count + 1 replaces it when lower).
+    pub cutoff: Option<u64>,
+    pub threads: usize,
+    /// Transposition table memory, shared equally by the workers.
+    pub memory_limit: usize,
+}
+
+/// Running counts, passed to the progress callback after every opener.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    pub done: usize,
+    pub total: usize,
+    pub exact: usize,
+    pub dismissed: usize,
+    pub reused: usize,
+    pub best: Option<u64>,
+    pub cutoff: Option<u64>,
+}
+
+/// What a sweep did.
+#[derive(Debug)]
+pub struct Summary {
+    /// Records computed by this run, in completion order.
+    pub computed: Vec<Record>,
+    pub reused: usize,
+    /// The cutoff at the end (`None`: none).
+    pub cutoff: Option<u64>,
+    pub warnings: Vec<String>,
+}
+
+/// The cutoff shared by the workers: it only falls (`u64::MAX` inside: none).
+struct SharedCutoff(AtomicU64);
+
+impl SharedCutoff {
+    fn get(&self) -> Option<u64> {
+        let c = self.0.load(Ordering::Relaxed);
+        (c != u64::MAX).then_some(c)
+    }
+
+    fn lower(&self, c: u64) {
+        self.0.fetch_min(c, Ordering::Relaxed);
+    }
+}
+
+/// Reads the calling thread's CPU time (Linux; `None` elsewhere).
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 * 1e-9)
+}
+
+/// The solver configuration of a sweep (one per worker).
+pub fn config(depth: u8, hard: bool, memory_limit: usize) -> Config {
+    Config {
+        max_guesses: GAME_LIMIT,
+        hard,
+        objective: Objective::count_over(depth, GAME_LIMIT),
+        memory_limit,
+        ..Config::default()
+    }
+}
+
+/// The least number of answers over `depth` from `opener` if below `cutoff`, else a
+/// proved lower bound at least `cutoff` (see the module doc), with `solver` from
+/// [`config`].
+pub fn opener_over(
+    solver: &Solver,
+    opener: GuessId,
+    cutoff: Option<u64>,
+) -> Result<Outcome, SolveError> {
+    debug_assert_eq!(solver.config().objective.unit, 0);
+    match solver.opener_cost(opener, cutoff) {
+        Ok(c) => Ok(Outcome::from_cost(c)),
+        Err(SolveError::Infeasible(_)) => Ok(Outcome::CannotFinish),
+        Err(e) => Err(e),
+    }
+}
+
+/// Settles every opener of `mine` (after the [`PREPASS`] most promising of `all`),
+/// reusing and writing the result files of `dir`. `progress` is called after each.
+#[allow(clippy::too_many_arguments)]
+pub fn sweep(
+    game: &Game,
+    table: &FeedbackTable,
+    all: &[GuessId],
+    mine: &[GuessId],
+    dir: &OverDir,
+    settings: &Settings,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(&Tally) + Sync),
+) -> Result<Summary, SweepError> {
+    let (records, warnings) = dir.scan()?;
+    let mut plan: Vec<GuessId> = Vec::new();
+    let mut seen = vec![false; game.n_guesses()];
+    for g in order_by_estimate(game, table, all, GAME_LIMIT)
+        .into_iter()
+        .take(PREPASS)
+    {
+        seen[g.index()] = true;
+        plan.push(g);
+    }
+    for g in order_by_estimate(game, table, mine, GAME_LIMIT) {
+        if !std::mem::replace(&mut seen[g.index()], true) {
+            plan.push(g);
+        }
+    }
+    let best_stored = records
+        .values()
+        .filter_map(|r| match r.outcome {
+            Outcome::Exact(v) => Some(v),
+            _ => None,
+        })
+        .min();
+    let cutoff = SharedCutoff(AtomicU64::new(u64::MAX));
+    if let Some(c) = settings.cutoff {
+        cutoff.lower(c);
+    }
+    if let Some(b) = best_stored {
+        cutoff.lower(b + 1);
+    }
+    let tally = Mutex::new(Tally {
+        total: plan.len(),
+        best: best_stored,
+        cutoff: cutoff.get(),
+        ..Tally::default()
+    });
+    let computed = Mutex::new(Vec::new());
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<SweepError>> = Mutex::new(None);
+    let threads = settings.threads.max(1).min(plan.len().max(1));
+    let config = config(
+        settings.depth,
+        settings.hard,
+        settings.memory_limit / threads,
+    );
+    let settle = |o: Outcome, reused: bool| {
+        let mut t = tally.lock().unwrap();
+        t.done += 1;
+        t.reused += reused as usize;
+        match o {
+            Outcome::Exact(v) => {
+                t.exact += 1;
+                t.best = Some(t.best.map_or(v, |b| b.min(v)));
+            }
+            Outcome::AtLeast(_) | Outcome::CannotFinish => t.dismissed += 1,
+        }
+        t.cutoff = cutoff.get();
+        progress(&t);
+    };
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                let solver = Solver::new(game, table, config.clone()).with_stop(stop);
+                loop {
+                    if stop.load(Ordering::Relaxed) || failure.lock().unwrap().is_some() {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&g) = plan.get(i) else { return };
+                    let c = cutoff.get();
+                    if let Some(r) = records.get(&g).filter(|r| r.outcome.decides(c)) {
+                        settle(r.outcome, true);
+                        continue;
+                    }
+                    let (t0, cpu0) = (Instant::now(), thread_cpu_seconds());
+                    let outcome = match opener_over(&solver, g, c) {
+                        Ok(o) => o,
+                        Err(e) => {
+                            failure.lock().unwrap().get_or_insert(e.into());
+                            return;
+                        }
+                    };
+                    let cpu = match (cpu0, thread_cpu_seconds()) {
+                        (Some(a), Some(b)) => b - a,
+                        _ => 0.0,
+                    };
+                    let r = Record {
+                        opener: game.guesses[g.index()],
+                        outcome,
+                        cutoff: c,
+                        seconds: t0.elapsed().as_secs_f64(),
+                        cpu_seconds: cpu,
+                    };
+                    if let Err(e) = dir.write(&r) {
+                        failure.lock().unwrap().get_or_insert(e.into());
+                        return;
+                    }
+                    if let Outcome::Exact(v) = outcome {
+                        cutoff.lower(v + 1);
+                    }
+                    settle(outcome, false);
+                    computed.lock().unwrap().push(r);
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap() {
+        return Err(e);
+    }
+    if stop.load(Ordering::Relaxed) {
+        return Err(SolveError::Interrupted.into());
+    }
+    let t = tally.into_inner().unwrap();
+    Ok(Summary {
+        computed: computed.into_inner().unwrap(),
+        reused: t.reused,
+        cutoff: cutoff.get(),
+        warnings,
+    })
+}
+
+/// What the records prove over a set of openers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ranking {
+    /// Exact counts, best first (ties alphabetical).
+    pub exact: Vec<(u64, Word)>,
+    /// Openers dismissed with a lower bound, and the least such bound.
+    pub dismissed: usize,
+    pub least_bound: Option<u64>,
+    pub cannot_finish: usize,
+    /// Openers of the set with no result yet.
+    pub missing: Vec<Word>,
+}
+
+/// The verdict a [`Ranking`] supports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The minimum over every opener, and every opener that attains it.
+    Minimum { over: u64, openers: Vec<Word> },
+    /// The minimum, but some opener dismissed with a bound equal to it might tie
+    /// (a seeded cutoff at the minimum): those listed are only some of them.
+    MinimumSome { over: u64, openers: Vec<Word> },
+    /// No exact count: every opener leaves at least this many (or cannot finish).
+    AtLeast(u64),
+    /// No opener can finish every answer within the game's limit.
+    NoneFinishes,
+    /// Some openers have no result yet.
+    Incomplete,
+}
+
+impl Ranking {
+    pub fn new(game: &Game, openers: &[GuessId], records: &BTreeMap<GuessId, Record>) -> Ranking {
+        let mut r = Ranking {
+            exact: Vec::new(),
+            dismissed: 0,
+            least_bound: None,
+            cannot_finish: 0,
+            missing: Vec::new(),
+        };
+        for &g in openers {
+            let w = game.guesses[g.index()];
+            match records.get(&g).map(|rec| rec.outcome) {
+                Some(Outcome::Exact(v)) => r.exact.push((v, w)),
+                Some(Outcome::AtLeast(lb)) => {
+                    r.dismissed += 1;
+                    r.least_bound = Some(r.least_bound.map_or(lb, |b| b.min(lb)));
+                }
+                Some(Outcome::CannotFinish) => r.cannot_finish += 1,
+                None => r.missing.push(w),
+            }
+        }
+        r.exact.sort();
+        r
+    }
+
+    /// What is proved (module doc).
+    pub fn verdict(&self) -> Verdict {
+        if !self.missing.is_empty() {
+            return Verdict::Incomplete;
+        }
+        let Some(&(m, _)) = self.exact.first() else {
+            return match self.least_bound {
+                Some(lb) => Verdict::AtLeast(lb),
+                None => Verdict::NoneFinishes,
+            };
+        };
+        match self.least_bound {
+            Some(lb) if lb < m => Verdict::AtLeast(lb),
+            lb => {
+                let openers: Vec<Word> = self
+                    .exact
+                    .iter()
+                    .take_while(|e| e.0 == m)
+                    .map(|e| e.1)
+                    .collect();
+                if lb == Some(m) {
+                    Verdict::MinimumSome { over: m, openers }
+                } else {
+                    Verdict::Minimum { over: m, openers }
+                }
+            }
+        }
+    }
+}
