@@ -307,3 +307,96 @@ fn concurrent_requests_are_all_served() {
         }
     });
 }
+
+/// Issue 13: `serve` said `proven_optimal: true` for every tree move while `next
+/// --json` said `null`. Both now say what is proved: a shipped tree is optimal from
+/// its opener, so its moves below the root are proved (with `lower_bound` = `cost`);
+/// at the root only where the opener is proved best of all (salet, wordle lists,
+/// normal mode), not on the nyt lists, where `tarse` beats it (`false`, no bound).
+#[test]
+fn serve_and_next_agree_on_what_a_tree_move_proves() {
+    let cli = |args: &[&str]| -> serde_json::Value {
+        let out = assert_cmd::Command::cargo_bin("wordle-tree")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    rt().block_on(async {
+        for (list, history, proved) in [
+            ("wordle", "", true),
+            ("nyt", "", false),
+            ("nyt", "salet:BBBBB", true),
+            ("wordle", "salet:BBBBB courd:BBBBY", true),
+            ("wordle", "crane:BBYBB", true), // off the tree: searched, exact
+        ] {
+            let uri = format!(
+                "/api/next?list={list}&history={}",
+                history.replace(' ', "+")
+            );
+            let (status, s, _) = get(&uri).await;
+            assert_eq!(status, StatusCode::OK, "{s}");
+            let mut args = vec!["--list", list, "next", "--json"];
+            args.extend(history.split_whitespace());
+            let c = cli(&args);
+            let ctx = format!("{list} [{history}]: serve {s}, next {c}");
+            assert_eq!(s["proven_optimal"], proved, "{ctx}");
+            assert_eq!(c["proven_optimal"], proved, "{ctx}");
+            for field in ["lower_bound", "source", "guess", "cost"] {
+                assert_eq!(s[field], c[field], "{field}: {ctx}");
+            }
+            if proved {
+                assert_eq!(s["lower_bound"], s["cost"], "{ctx}");
+            } else {
+                assert!(s["lower_bound"].is_null(), "{ctx}");
+            }
+        }
+    });
+}
+
+/// Issue 13: the time limit of a `/api/review` request is one budget for the whole
+/// review: once it has passed, no search starts. With a limit of 0 every state is
+/// valued without a search, from the least any plan costs (`2n - 1` over `n`
+/// candidates) to a greedy plan's cost, and shown as that range, never as exact.
+#[test]
+fn a_review_request_shares_one_deadline() {
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let app = Arc::new(
+        App::new(
+            Config {
+                lists: vec!["wordle".into()],
+                tree_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees")],
+                time_limit: Duration::ZERO,
+                max_searches: 2,
+            },
+            &STOP,
+        )
+        .unwrap(),
+    );
+    rt().block_on(async {
+        let res = router(app)
+            .oneshot(
+                Request::get("/api/review?history=audio:YBBBB")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        let rest = &v["rest"];
+        assert_eq!(rest["candidates"], 435, "{v}");
+        let range = rest["expected_range"].as_array().expect("a range");
+        let (lo, hi) = (range[0].as_f64().unwrap(), range[1].as_f64().unwrap());
+        // No search ran: the bound of any plan; 1307 (perst) is the proved optimum.
+        assert!((lo - 869.0 / 435.0).abs() < 1e-12, "{rest}");
+        assert!(1307.0 / 435.0 <= hi, "{rest}");
+        assert_eq!(v["summary"]["exact"], false, "{v}");
+        assert_eq!(v["found"], false, "{v}");
+        assert!(v.get("solved").is_none(), "{v}");
+    });
+}

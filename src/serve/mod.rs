@@ -351,8 +351,11 @@ fn words(game: &Game, ids: &[AnswerId], most: usize) -> Vec<String> {
         .collect()
 }
 
-/// The JSON of an advice (the fields of `next --json`).
-fn advice_json(game: &Game, steps: &[Step], advice: &Advice) -> Value {
+/// The JSON of an advice (the fields of `next --json`): a move from the tree is
+/// proved optimal as [`review::tree_guess_proved`] says (the served trees are shipped
+/// `solve` outputs), a searched one when the search finished.
+fn advice_json(setup: &Setup, steps: &[Step], advice: &Advice) -> Value {
+    let game = &setup.game;
     let history: Vec<String> = steps.iter().map(|&s| play::token(game, s)).collect();
     match advice {
         Advice::Solved { answer, guesses } => json!({
@@ -363,13 +366,17 @@ fn advice_json(game: &Game, steps: &[Step], advice: &Advice) -> Value {
         }),
         Advice::Play(m) => {
             let (source, lower_bound) = match m.source {
-                Source::Tree => ("tree", m.cost),
+                Source::Tree => (
+                    "tree",
+                    review::tree_guess_proved(game, &setup.tree, steps.len(), true)
+                        .then_some(m.cost),
+                ),
                 Source::Solved { proof, .. } => (
                     "search",
-                    match proof {
+                    Some(match proof {
                         Proof::Exact => m.cost,
                         Proof::Unproven { lower_bound, .. } => lower_bound,
-                    },
+                    }),
                 ),
             };
             json!({
@@ -382,9 +389,9 @@ fn advice_json(game: &Game, steps: &[Step], advice: &Advice) -> Value {
                 "cost": m.cost,
                 "worst_guesses": m.worst,
                 "source": source,
-                "proven_optimal": lower_bound == m.cost,
+                "proven_optimal": lower_bound == Some(m.cost),
                 "lower_bound": lower_bound,
-                "expected_lower": lower_bound as f64 / m.candidates.len() as f64,
+                "expected_lower": lower_bound.map(|b| b as f64 / m.candidates.len() as f64),
             })
         }
     }
@@ -426,7 +433,7 @@ async fn next(State(app): State<Arc<App>>, raw: Params) -> Result<Response, ApiE
         .await?
     };
     let advice = advice.map_err(advice_error)?;
-    Ok(timed(start, advice_json(&setup.game, &steps, &advice)))
+    Ok(timed(start, advice_json(&setup, &steps, &advice)))
 }
 
 async fn candidates(State(app): State<Arc<App>>, raw: Params) -> Result<Response, ApiError> {
@@ -441,7 +448,7 @@ async fn candidates(State(app): State<Arc<App>>, raw: Params) -> Result<Response
         json!({
             "candidates": n,
             "words": words(&setup.game, &h.candidates.ids(), n),
-            "solved": h.solved,
+            "found": h.solved,
         }),
     ))
 }
