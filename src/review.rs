@@ -491,7 +491,15 @@ pub fn review(
             hi: n as u64 + ohi + after.hi,
             n,
         };
-        let best_value = v.min(played);
+        // A proved optimum cannot be beaten: the player's guess costs at least it
+        // (its lower end may be looser when its buckets are ranges). Otherwise the
+        // player's guess may be the better one.
+        let (best_value, played) = if proved && v.is_exact() {
+            let lo = played.lo.max(v.lo);
+            (v, Value { lo, ..played })
+        } else {
+            (v.min(played), played)
+        };
         let word = game.guesses[s.guess.index()];
         let sizes = buckets(game, word, cands);
         let expected_left = sizes
