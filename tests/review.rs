@@ -415,6 +415,7 @@ fn a_time_limit_is_one_budget_for_the_whole_review() {
         ranged > 0,
         "no value was left unproved: the test proves nothing"
     );
+    assert!(tree_steps > 0, "no step below the root on the tree");
 }
 
 /// The same on the real lists: `--time-limit 0` gives every value off the tree as a
@@ -480,82 +481,5 @@ fn bad_reviews_are_refused() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(msg), "{args:?}: {err}");
-    }
-}
-
-/// Spread of review times over many games (release build; not in the default suite):
-/// every `STEP`-th answer (default 20) played by the entropy player from each opener
-/// of `OPENERS` (default salet,crane,trace,slate), each game reviewed from scratch as a
-/// `review` process does (the tree loaded once here; a process adds ~3 ms).
-/// `cargo test --release --test review review_spread -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn review_spread() {
-    use wordle_tree::analysis::{choose, Metric};
-    let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
-    let table = FeedbackTable::build(&game);
-    let tree = wordle_tree::format::file::load(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),
-        &game,
-    )
-    .unwrap();
-    let step: usize = std::env::var("STEP").map_or(20, |s| s.parse().unwrap());
-    let openers = std::env::var("OPENERS").unwrap_or("salet,crane,trace,slate".into());
-    let stop = AtomicBool::new(false);
-    for opener in openers.split(',') {
-        let o = game
-            .guess_id(wordle_tree::word::Word::parse(opener).unwrap())
-            .unwrap();
-        let mut times = Vec::new();
-        let mut off = 0;
-        for a in (0..game.n_answers()).step_by(step) {
-            let answer = game.answers[a];
-            let mut ids: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
-            let mut steps = Vec::new();
-            let mut g = o;
-            loop {
-                let word = game.guesses[g.index()];
-                let f = Feedback::compute(word, answer);
-                steps.push(Step {
-                    guess: g,
-                    feedback: f,
-                });
-                if f.is_all_green() {
-                    break;
-                }
-                ids.retain(|&c| Feedback::compute(word, game.answers[c.index()]) == f);
-                g = choose(&game, &table, Metric::Entropy, &ids, None);
-            }
-            let t = std::time::Instant::now();
-            let r = review::review(
-                &game,
-                Some(&tree),
-                false,
-                6,
-                &steps,
-                &stop,
-                Options {
-                    tree_optimal: true,
-                    ..Options::default()
-                },
-            )
-            .unwrap();
-            times.push(t.elapsed().as_secs_f64());
-            off += r
-                .steps
-                .iter()
-                .any(|s| s.best_source == review::BestSource::Solver) as usize;
-            check_identity(&r);
-        }
-        times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        let q = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize] * 1e3;
-        println!(
-            "{opener}: {} games ({off} leave the tree): min {:.1} ms, median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
-            times.len(),
-            q(0.0),
-            q(0.5),
-            q(0.9),
-            q(1.0)
-        );
     }
 }

@@ -15,9 +15,10 @@
 //! over-long history, unknown route) gets a 4xx answer with a JSON `{"error": ...}`;
 //! nothing a client sends can panic a handler (histories are replayed before use,
 //! at most [`MAX_HISTORY`] tokens, query strings at most [`MAX_QUERY`] bytes, request
-//! bodies refused beyond [`MAX_BODY`]). Every search has a deadline (`time_limit`,
-//! [`crate::search::Solver::cost_by`]), so a value not proved in time is reported as
-//! a range, never as exact. Requests that only walk the tree are answered on the
+//! bodies refused beyond [`MAX_BODY`]). Every request that searches has one deadline,
+//! `time_limit` after it starts, shared by all its searches (a review runs many:
+//! [`crate::review`] starts none after the deadline), so a value not proved in time
+//! is reported as a range, never as exact. Requests that only walk the tree are answered on the
 //! executor (well under a millisecond); anything that may search runs on the blocking
 //! pool, at most `max_searches` at once; a request that cannot get a slot within the
 //! time limit gets 503. Games and trees are loaded once per (list, mode) at start and
