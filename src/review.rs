@@ -40,7 +40,9 @@
 //! Deadline (`Options::deadline`, `--time-limit`): one budget for the whole review,
 //! shared by every search it runs. A search running when it passes settles for the
 //! best guess found ([`Solver::cost_by`]); no search starts after it: a state is then
-//! valued from `2n - 1` (the least any plan costs) to a greedy plan's cost. A value not
+//! valued from `2n - 1` (the least any plan costs) to a greedy plan's cost (only when
+//! the greedy plan cannot finish within the guesses left does a search run, to settle
+//! what the limit allows, stopping at its first guess solved). A value not
 //! proved is a range `[lower, upper]`, the upper end a real plan's cost; it is never
 //! shown as exact. A value the tree proves (below the root of a shipped tree) stays
 //! exact: a player's guess whose value is a range cannot beat a proved optimum.
