@@ -28,10 +28,24 @@
 //! candidates through a subtree (microseconds). From the first step that needs a
 //! search (the player's guess differs from the tree's, or the state is off the tree),
 //! one sub-game is built over that state's candidates (in normal mode one guess per
-//! way of splitting them, [`crate::play::distinct_splits`]) and one solver answers
-//! every later state, which are subsets of it, sharing its table. With a deadline a
-//! value the search did not prove in time is a proved range `[lower, upper]`, the upper
-//! end being the best plan found; it is never shown as exact.
+//! way of splitting them, [`crate::play::distinct_splits`]; at the root the game
+//! itself, where regrouping would cost as much as it saves) and one solver answers
+//! every later state and every bucket of the player's guesses, which are subsets of
+//! it, sharing its transposition table; the buckets of one guess are disjoint and are
+//! solved in parallel. Measured (`bench --review`, README): solving a bucket in a
+//! sub-game of its own instead (as `next` does off the tree) cost 0.82 s of CPU for
+//! `review crane:BBYBB silty:BBBGB quota:GGGGG` against 0.57 s shared: building ~140
+//! small tables and solvers costs more than the regrouping saves.
+//!
+//! Deadline (`Options::deadline`, `--time-limit`): one budget for the whole review,
+//! shared by every search it runs. A search running when it passes settles for the
+//! best guess found ([`Solver::cost_by`]); no search starts after it: a state is then
+//! valued from `2n - 1` (the least any plan costs) to a greedy plan's cost (only when
+//! the greedy plan cannot finish within the guesses left does a search run, to settle
+//! what the limit allows, stopping at its first guess solved). A value not
+//! proved is a range `[lower, upper]`, the upper end a real plan's cost; it is never
+//! shown as exact. A value the tree proves (below the root of a shipped tree) stays
+//! exact: a player's guess whose value is a range cannot beat a proved optimum.
 //!
 //! Ties: only the tree's (or solver's) guess and the player's are evaluated, so the
 //! list of best guesses is complete only when [`Options::ties`] asks for the tie set
@@ -55,6 +69,25 @@ use std::time::Instant;
 /// project: (lists, hard mode, opener). README.md, section `openers`: `openers --top 5`
 /// on the wordle lists in normal mode puts `salet` first at 7920.
 pub const PROVED_OPENERS: &[(&str, bool, &str)] = &[("wordle", false, "salet")];
+
+/// True when `opener` is proved best of all allowed guesses of `game` in this mode
+/// ([`PROVED_OPENERS`]).
+pub fn opener_proved(game: &Game, hard: bool, opener: GuessId) -> bool {
+    let word = game.guesses[opener.index()];
+    PROVED_OPENERS
+        .iter()
+        .any(|&(l, h, w)| l == game.name && h == hard && Word::parse(w).ok() == Some(word))
+}
+
+/// True when the guess a stored tree plays `depth` guesses into the game is proved
+/// optimal for its state. A tree built by `solve` (`optimal`: a shipped tree) is
+/// optimal from its opener, so below the root each subtree is optimal for its state
+/// (the guesses left included); at the root the opener is proved best only where an
+/// exhaustive run proved it ([`opener_proved`]). A tree of unknown origin proves
+/// nothing. `next --json`, `serve` and `review` all report this.
+pub fn tree_guess_proved(game: &Game, tree: &Tree, depth: usize, optimal: bool) -> bool {
+    optimal && (depth > 0 || opener_proved(game, tree.hard(), tree.root().guess))
+}
 
 /// The largest state whose tie set is enumerated (normal mode, [`Options::ties`]).
 pub const TIE_LIMIT: usize = 64;
@@ -204,8 +237,9 @@ pub struct Review {
     pub hard: bool,
     pub max_guesses: u8,
     pub steps: Vec<StepReview>,
-    /// The last step was all green.
-    pub solved: bool,
+    /// The answer was found: the last step was all green (the game is over; this
+    /// says nothing about how exactly it was reviewed).
+    pub found: bool,
     /// Unsolved: the state left, its best guesses and value.
     pub rest: Option<Rest>,
 }
@@ -312,15 +346,12 @@ pub fn review(
         };
     }
     debug_assert_eq!(candidates, history.candidates.ids());
-    let solved = history.solved;
-    if !solved {
+    let found = history.solved;
+    if !found {
         states.push((candidates, revealed, node));
     }
     let left_at = |i: usize| max_guesses as i32 - i as i32;
-    let root_word = tree.map(|t| game.guesses[t.root().guess.index()]);
-    let root_proved = PROVED_OPENERS
-        .iter()
-        .any(|&(l, h, w)| l == game.name && h == hard && Word::parse(w).ok() == root_word);
+    let root_proved = tree.is_some_and(|t| opener_proved(game, hard, t.root().guess));
 
     // The first state needing the solver: off the tree, or the player left it there.
     let first_search = (0..states.len()).find(|&i| {
@@ -375,48 +406,29 @@ pub fn review(
     }
 
     if let Some(j) = first_search {
-        let base = &states[j].0;
-        let answers: Vec<Word> = base.iter().map(|&a| game.answers[a.index()]).collect();
-        let sub = Game::from_words(&answers, &game.guesses);
-        let table = FeedbackTable::build(&sub);
-        let (sub, table) = if hard {
-            (sub, table)
-        } else {
-            let guesses = play::distinct_splits(&sub, &table);
-            let sub = Game::from_words(&answers, &guesses);
-            let table = FeedbackTable::build(&sub);
-            (sub, table)
-        };
-        let solver = Solver::new(
-            &sub,
-            &table,
-            Config {
-                max_guesses: max_guesses.max(1),
-                hard,
-                memory_limit: 512 << 20,
-                ..Config::default()
-            },
-        )
-        .with_stop(stop);
-        let to_sub = |ids: &[AnswerId]| -> Vec<AnswerId> {
-            ids.iter()
-                .map(|a| AnswerId::new(base.binary_search(a).expect("a later state is a subset")))
-                .collect()
-        };
-        let to_game = |g: GuessId| -> GuessId {
-            game.guess_id(sub.guesses[g.index()])
-                .expect("the sub-game's guesses are the game's")
-        };
+        // One sub-game over the first state searched answers every later state and
+        // every bucket of the player's guesses (all subsets of it), sharing one
+        // transposition table. At the root (the player's own opener) it is the game.
+        let sub = SubGame::new(game, &states[j].0, hard);
+        let solver = sub.solver(max_guesses, hard, stop);
         let value_of = |ids: &[AnswerId], left: i32, rev: &Revealed, want_guess: bool| {
-            state_value(&solver, ids, left, rev, options.deadline, want_guess)
+            state_value(
+                &solver,
+                &sub.table,
+                ids,
+                left,
+                rev,
+                options.deadline,
+                want_guess,
+            )
         };
         for i in j..states.len() {
             let (cands, rev, node) = &states[i];
-            let ids = to_sub(cands);
+            let ids = sub.ids(cands);
             let left = left_at(i);
             if node.is_none() {
                 let (v, g, beyond) = value_of(&ids, left, rev, true)?;
-                let guess = to_game(g.expect("asked for the guess"));
+                let guess = sub.to_game(game, g.expect("asked for the guess"));
                 best[i] = Some((
                     guess,
                     Value {
@@ -430,28 +442,33 @@ pub fn review(
                 ));
             }
             if i < steps.len() && others[i].is_none() {
-                let s = steps[i];
-                let word = game.guesses[s.guess.index()];
-                let mut lo = 0;
-                let mut hi = 0;
-                let mut beyond = false;
-                for (f, bucket) in buckets(game, word, cands) {
-                    if f.is_all_green() || f == s.feedback {
-                        continue;
-                    }
-                    let r = if hard { rev.after(word, f) } else { *rev };
-                    let ((l, h), _, b) = value_of(&to_sub(&bucket), left - 1, &r, false)?;
-                    lo += l;
-                    hi += h;
-                    beyond |= b;
-                }
-                others[i] = Some((lo, hi, beyond));
+                // The value of the player's guess: its buckets other than the
+                // actual one (that one is the next state's best).
+                others[i] = Some(played_buckets(
+                    game,
+                    &sub,
+                    &solver,
+                    steps[i],
+                    cands,
+                    left,
+                    rev,
+                    options.deadline,
+                )?);
             }
             if options.ties && !hard && cands.len() <= TIE_LIMIT {
                 let (_, v, ..) = best[i].expect("set above");
                 if v.is_exact() {
-                    ties[i] = tie_set(game, &solver, cands, &ids, left, v.hi, options.deadline)?
-                        .map(|t| t.into_iter().collect());
+                    ties[i] = tie_set(
+                        game,
+                        &solver,
+                        &sub.table,
+                        cands,
+                        &ids,
+                        left,
+                        v.hi,
+                        options.deadline,
+                    )?
+                    .map(|t| t.into_iter().collect());
                 }
             }
         }
@@ -461,7 +478,7 @@ pub fn review(
     let mut reviews: Vec<StepReview> = Vec::with_capacity(steps.len());
     let mut rest = None;
     let mut next_best: Value = Value::exact(0, 1);
-    if !solved {
+    if !found {
         let i = states.len() - 1;
         let (g, v, source, _, _) = best[i].expect("every state has a best");
         rest = Some(Rest {
@@ -488,7 +505,15 @@ pub fn review(
             hi: n as u64 + ohi + after.hi,
             n,
         };
-        let best_value = v.min(played);
+        // A proved optimum cannot be beaten: the player's guess costs at least it
+        // (its lower end may be looser when its buckets are ranges). Otherwise the
+        // player's guess may be the better one.
+        let (best_value, played) = if proved && v.is_exact() {
+            let lo = played.lo.max(v.lo);
+            (v, Value { lo, ..played })
+        } else {
+            (v.min(played), played)
+        };
         let word = game.guesses[s.guess.index()];
         let sizes = buckets(game, word, cands);
         let expected_left = sizes
@@ -537,7 +562,7 @@ pub fn review(
         hard,
         max_guesses,
         steps: reviews,
-        solved,
+        found,
         rest,
     })
 }
@@ -559,12 +584,140 @@ fn buckets(game: &Game, word: Word, cands: &[AnswerId]) -> Vec<(Feedback, Vec<An
     out
 }
 
+/// A game over the candidates of one state (in normal mode one guess per way of
+/// splitting them, [`crate::play::distinct_splits`]): the same states, with a feedback
+/// table of `guesses x |state|` instead of `guesses x answers`.
+struct SubGame {
+    /// The state's candidates (ids of the full game, sorted): answer `k` of the
+    /// sub-game is `base[k]`.
+    base: Vec<AnswerId>,
+    game: Game,
+    table: FeedbackTable,
+}
+
+impl SubGame {
+    fn new(game: &Game, base: &[AnswerId], hard: bool) -> SubGame {
+        let answers: Vec<Word> = base.iter().map(|&a| game.answers[a.index()]).collect();
+        let sub = Game::from_words(&answers, &game.guesses);
+        let table = FeedbackTable::build(&sub);
+        // Hard mode keeps every guess (legality depends on the word); so does the
+        // root, where nearly every guess splits the answers its own way (the check
+        // would cost as much as the table).
+        let (sub, table) = if hard || base.len() == game.n_answers() {
+            (sub, table)
+        } else {
+            let guesses = play::distinct_splits(&sub, &table);
+            if guesses.len() < sub.n_guesses() {
+                let sub = Game::from_words(&answers, &guesses);
+                let table = FeedbackTable::build(&sub);
+                (sub, table)
+            } else {
+                (sub, table)
+            }
+        };
+        SubGame {
+            base: base.to_vec(),
+            game: sub,
+            table,
+        }
+    }
+
+    fn solver<'s>(&'s self, max_guesses: u8, hard: bool, stop: &'s AtomicBool) -> Solver<'s> {
+        Solver::new(
+            &self.game,
+            &self.table,
+            Config {
+                max_guesses: max_guesses.max(1),
+                hard,
+                memory_limit: 512 << 20,
+                ..Config::default()
+            },
+        )
+        .with_stop(stop)
+    }
+
+    /// The sub-game's ids of `ids` (a subset of the base, sorted).
+    fn ids(&self, ids: &[AnswerId]) -> Vec<AnswerId> {
+        ids.iter()
+            .map(|a| {
+                AnswerId::new(
+                    self.base
+                        .binary_search(a)
+                        .expect("a later state is a subset"),
+                )
+            })
+            .collect()
+    }
+
+    /// The full game's id of the sub-game's guess `g`.
+    fn to_game(&self, game: &Game, g: GuessId) -> GuessId {
+        game.guess_id(self.game.guesses[g.index()])
+            .expect("the sub-game's guesses are the game's")
+    }
+}
+
+/// The total `(lo, hi, beyond the limit)` of the buckets of the player's `step` at the
+/// state `cands` other than the green one and the actual one (whose value is the next
+/// state's). The buckets are disjoint states: they are solved largest first, spread
+/// over the threads, on the shared solver.
+#[allow(clippy::too_many_arguments)]
+fn played_buckets(
+    game: &Game,
+    sub: &SubGame,
+    solver: &Solver,
+    step: Step,
+    cands: &[AnswerId],
+    left: i32,
+    revealed: &Revealed,
+    deadline: Option<Instant>,
+) -> Result<(u64, u64, bool), SolveError> {
+    use rayon::prelude::*;
+    let word = game.guesses[step.guess.index()];
+    let mut bs: Vec<(Feedback, Vec<AnswerId>)> = buckets(game, word, cands)
+        .into_iter()
+        .filter(|(f, _)| !f.is_all_green() && *f != step.feedback)
+        .collect();
+    bs.sort_by_key(|(_, b)| std::cmp::Reverse(b.len()));
+    let hard = solver.config().hard;
+    let values = bs
+        .par_iter()
+        .map(|(f, bucket)| {
+            let r = if hard {
+                revealed.after(word, *f)
+            } else {
+                *revealed
+            };
+            state_value(
+                solver,
+                &sub.table,
+                &sub.ids(bucket),
+                left - 1,
+                &r,
+                deadline,
+                false,
+            )
+        })
+        .collect::<Result<Vec<StateValue>, SolveError>>()?;
+    Ok(values
+        .iter()
+        .fold((0, 0, false), |(lo, hi, beyond), &((l, h), _, b)| {
+            (lo + l, hi + h, beyond || b)
+        }))
+}
+
 /// The value `(lo, hi)` of a state of the solver's game, its best guess when asked,
 /// and whether it had to be solved with more guesses than `left`.
 type StateValue = ((u64, u64), Option<GuessId>, bool);
 
+/// The value of a state: exact without a deadline. With one, the deadline is shared by
+/// every search of the review: a search started before it settles for the best guess
+/// found by then ([`Solver::cost_by`]); once it has passed no search starts, and a
+/// state's value is the range from the least any plan can cost (`2n - 1`: one
+/// candidate found by the first guess, every other by a later one) to the cost of a
+/// greedy plan ([`greedy`]); exact when the two meet.
 fn state_value(
     solver: &Solver,
+    table: &FeedbackTable,
     ids: &[AnswerId],
     left: i32,
     revealed: &Revealed,
@@ -583,6 +736,17 @@ fn state_value(
                 }
             }
             Some(d) => {
+                if Instant::now() >= d {
+                    let hard = solver.config().hard;
+                    if let Some((cost, guess)) =
+                        greedy(solver.game(), table, ids, l, revealed, hard)
+                    {
+                        let least = 2 * ids.len() as u64 - 1;
+                        return Ok(((least.min(cost), cost), Some(guess), beyond));
+                    }
+                }
+                // Before the deadline, or the greedy plan does not finish in time
+                // (the search then settles, or proves, the limit).
                 if let Some(top) = solver.cost_by(ids, l, revealed, d)? {
                     return Ok((
                         (top.lower_bound.min(top.cost) as u64, top.cost as u64),
@@ -596,14 +760,81 @@ fn state_value(
     Err(SolveError::Infeasible(most))
 }
 
+/// A plan that needs no search: at every state the allowed guess leaving the fewest
+/// candidates on average (least sum of squared bucket sizes; a candidate first on
+/// ties, then the lowest id), the state's only candidate when one is left. Its total
+/// cost and first guess, or `None` when it does not finish every candidate within
+/// `left` guesses. One scan of the guesses per node of the plan.
+fn greedy(
+    game: &Game,
+    table: &FeedbackTable,
+    ids: &[AnswerId],
+    left: u8,
+    revealed: &Revealed,
+    hard: bool,
+) -> Option<(u64, GuessId)> {
+    let n = ids.len();
+    if n == 1 {
+        let word = game.answers[ids[0].index()];
+        return Some((1, game.guess_id(word)?));
+    }
+    if left < 2 {
+        return None;
+    }
+    let mut best: Option<((u64, bool), GuessId)> = None;
+    let mut counts = [0u32; 243];
+    for g in (0..game.n_guesses()).map(GuessId::new) {
+        let word = game.guesses[g.index()];
+        if hard && !revealed.allows(word) {
+            continue;
+        }
+        counts.fill(0);
+        let row = table.row(g);
+        for &a in ids {
+            counts[row[a.index()] as usize] += 1;
+        }
+        let squares: u64 = counts.iter().map(|&c| c as u64 * c as u64).sum();
+        let candidate = counts[Feedback::ALL_GREEN.0 as usize] > 0;
+        if squares == (n * n) as u64 && !candidate {
+            continue; // splits nothing
+        }
+        let key = (squares, !candidate);
+        if best.is_none_or(|(k, _)| key < k) {
+            best = Some((key, g));
+        }
+    }
+    let (_, g) = best?;
+    let word = game.guesses[g.index()];
+    let mut total = n as u64;
+    let row = table.row(g);
+    let mut by: Vec<(u8, AnswerId)> = ids.iter().map(|&a| (row[a.index()], a)).collect();
+    by.sort_unstable();
+    for chunk in by.chunk_by(|x, y| x.0 == y.0) {
+        let f = Feedback(chunk[0].0);
+        if f.is_all_green() {
+            continue;
+        }
+        let bucket: Vec<AnswerId> = chunk.iter().map(|&(_, a)| a).collect();
+        let r = if hard {
+            revealed.after(word, f)
+        } else {
+            *revealed
+        };
+        total += greedy(game, table, &bucket, left - 1, &r, hard)?.0;
+    }
+    Some((total, g))
+}
+
 /// Every allowed guess of `game` that reaches `target` on the state `cands` (normal
 /// mode), or `None` when the deadline passed first. Guesses are grouped by the
 /// feedback they give each candidate (equal groups cost the same); a group is solved
 /// only when its lower bound `n + sum (2|B| - 1)` does not exceed `target`, bucket by
 /// bucket, stopping once the total passes `target`.
+#[allow(clippy::too_many_arguments)]
 fn tie_set(
     game: &Game,
     solver: &Solver,
+    table: &FeedbackTable,
     cands: &[AnswerId],
     ids: &[AnswerId],
     left: i32,
@@ -638,8 +869,15 @@ fn tie_set(
         let mut bs: Vec<&Vec<AnswerId>> = sizes.values().collect();
         bs.sort_by_key(|b| std::cmp::Reverse(b.len()));
         for b in bs {
-            let ((lo, hi), _, _) =
-                state_value(solver, b, left - 1, &Revealed::default(), None, false)?;
+            let ((lo, hi), _, _) = state_value(
+                solver,
+                table,
+                b,
+                left - 1,
+                &Revealed::default(),
+                None,
+                false,
+            )?;
             debug_assert_eq!(lo, hi);
             total += hi;
             if total > target {
@@ -760,7 +998,7 @@ impl Review {
             "lists": game.name,
             "mode": if self.hard { "hard" } else { "normal" },
             "max_guesses": self.max_guesses,
-            "solved": self.solved,
+            "found": self.found,
             "steps": steps,
             "rest": rest,
             "summary": {

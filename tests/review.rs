@@ -265,7 +265,7 @@ fn review_on_the_tree_is_exact_and_adds_up() {
     );
     let v: serde_json::Value =
         serde_json::from_str(&run(&["review", "--json", "salet:BYBBY", "tonic:YYBBB"])).unwrap();
-    assert_eq!(v["solved"], false);
+    assert_eq!(v["found"], false);
     assert_eq!(v["steps"][0]["candidates"], 2315);
     assert_eq!(v["steps"][0]["best"]["proved_optimal"], true);
     assert_eq!(v["steps"][1]["luck"]["candidates_left"], 1);
@@ -335,6 +335,133 @@ fn a_value_not_proved_in_time_is_a_range() {
     assert!(out.contains("(not proved)"), "{out}");
 }
 
+/// Issue 13: `--time-limit` was per search, so a review of many states could take
+/// many times the limit. Now the deadline is shared by the whole review and no search
+/// starts after it: a state is then valued from the least any plan costs (`2n - 1`)
+/// to a greedy plan's cost. On small random games, with the deadline already passed,
+/// every range holds the exact value and the summary still adds up.
+#[test]
+fn a_time_limit_is_one_budget_for_the_whole_review() {
+    let stop = AtomicBool::new(false);
+    let (mut ranged, mut tree_steps) = (0, 0);
+    for seed in 1..=4u64 {
+        let mut rng = Rng(seed * 104_729);
+        let game = random_game(&mut rng, 40, 40);
+        let table = FeedbackTable::build(&game);
+        for hard in [false, true] {
+            let solver = Solver::new(
+                &game,
+                &table,
+                Config {
+                    hard,
+                    max_guesses: MAX,
+                    ..Config::default()
+                },
+            );
+            let all: Vec<AnswerId> = game.all_answer_ids();
+            if solver
+                .cost(&all, MAX, &Revealed::default())
+                .unwrap()
+                .is_none()
+            {
+                continue;
+            }
+            let tree = Tree::new(
+                &game,
+                hard,
+                MAX,
+                solver.build(&all, MAX, &Revealed::default()),
+            )
+            .unwrap();
+            for _ in 0..4 {
+                let steps = random_history(&mut rng, &game, &tree, hard);
+                let review = |deadline| {
+                    let options = Options {
+                        deadline,
+                        tree_optimal: true,
+                        ..Options::default()
+                    };
+                    review::review(&game, Some(&tree), hard, MAX, &steps, &stop, options).unwrap()
+                };
+                let exact = review(None);
+                let late = review(Some(std::time::Instant::now()));
+                let ctx = format!("seed {seed} hard {hard} {steps:?}");
+                check_identity(&late);
+                for (i, (e, l)) in exact.steps.iter().zip(&late.steps).enumerate() {
+                    // Below the root the tree's value is proved optimal: a guess whose
+                    // value is only a range cannot make it a range too.
+                    if i > 0 && l.best_source == review::BestSource::Tree {
+                        assert_eq!(l.best_value, e.best_value, "step {}: {ctx}", i + 1);
+                        assert!(l.best_proved, "{ctx}");
+                        tree_steps += 1;
+                    }
+                    for (ev, lv) in [(e.best_value, l.best_value), (e.played, l.played)] {
+                        assert!(ev.is_exact(), "{ctx}");
+                        assert!(lv.lo <= ev.hi && ev.hi <= lv.hi, "{lv:?} {ev:?}: {ctx}");
+                        let n = lv.n as u64;
+                        // What no search proved: the bound of any plan, or exact.
+                        if !lv.is_exact() {
+                            assert!(lv.lo >= 2 * n - 1, "{ctx}");
+                            ranged += 1;
+                        }
+                    }
+                    assert!(l.lost().lower <= e.lost().value + 1e-9, "{ctx}");
+                    assert!(e.lost().value <= l.lost().upper + 1e-9, "{ctx}");
+                }
+            }
+        }
+    }
+    assert!(
+        ranged > 0,
+        "no value was left unproved: the test proves nothing"
+    );
+    assert!(tree_steps > 0, "no step below the root on the tree");
+}
+
+/// The same on the real lists: `--time-limit 0` gives the values off the tree as
+/// ranges holding the exact ones, and the 435 candidates after `audio:YBBBB` get the
+/// bound of any plan, 869/435, as their proved lower end (no search ran).
+#[test]
+fn review_time_limit_zero_searches_nothing() {
+    let game = ["salet:BBBBB", "fuzzy:BBBBB", "bronc:BBBBB"];
+    let review = |limit: Option<&str>| -> serde_json::Value {
+        let mut args = vec!["review", "--json"];
+        if let Some(l) = limit {
+            args.extend(["--time-limit", l]);
+        }
+        args.extend(game);
+        serde_json::from_str(&run(&args)).unwrap()
+    };
+    let (v, e) = (review(Some("0")), review(None));
+    assert_eq!(v["found"], false, "{v}");
+    assert_eq!(v["summary"]["exact"], false, "{v}");
+    assert_eq!(e["summary"]["exact"], true, "{e}");
+    // Step 1 is on the tree: exact either way.
+    assert_eq!(v["steps"][0]["played"]["optimal"], true, "{v}");
+    let lost = v["summary"]["lost_to_choices_range"]
+        .as_array()
+        .expect("a range");
+    let (lo, hi) = (lost[0].as_f64().unwrap(), lost[1].as_f64().unwrap());
+    let exact = e["summary"]["lost_to_choices"].as_f64().unwrap();
+    assert!(
+        lo <= exact + 1e-12 && exact <= hi + 1e-12,
+        "{lo}..{hi}, exact {exact}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&run(&[
+        "review",
+        "--json",
+        "--time-limit",
+        "0",
+        "audio:YBBBB",
+    ]))
+    .unwrap();
+    let range = v["rest"]["expected_range"].as_array().expect("a range");
+    assert!(
+        (range[0].as_f64().unwrap() - 869.0 / 435.0).abs() < 1e-12,
+        "{v}"
+    );
+}
+
 #[test]
 fn bad_reviews_are_refused() {
     for (args, msg) in [
@@ -355,82 +482,5 @@ fn bad_reviews_are_refused() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(msg), "{args:?}: {err}");
-    }
-}
-
-/// Spread of review times over many games (release build; not in the default suite):
-/// every `STEP`-th answer (default 20) played by the entropy player from each opener
-/// of `OPENERS` (default salet,crane,trace,slate), each game reviewed from scratch as a
-/// `review` process does (the tree loaded once here; a process adds ~3 ms).
-/// `cargo test --release --test review review_spread -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn review_spread() {
-    use wordle_tree::analysis::{choose, Metric};
-    let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
-    let table = FeedbackTable::build(&game);
-    let tree = wordle_tree::format::file::load(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),
-        &game,
-    )
-    .unwrap();
-    let step: usize = std::env::var("STEP").map_or(20, |s| s.parse().unwrap());
-    let openers = std::env::var("OPENERS").unwrap_or("salet,crane,trace,slate".into());
-    let stop = AtomicBool::new(false);
-    for opener in openers.split(',') {
-        let o = game
-            .guess_id(wordle_tree::word::Word::parse(opener).unwrap())
-            .unwrap();
-        let mut times = Vec::new();
-        let mut off = 0;
-        for a in (0..game.n_answers()).step_by(step) {
-            let answer = game.answers[a];
-            let mut ids: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
-            let mut steps = Vec::new();
-            let mut g = o;
-            loop {
-                let word = game.guesses[g.index()];
-                let f = Feedback::compute(word, answer);
-                steps.push(Step {
-                    guess: g,
-                    feedback: f,
-                });
-                if f.is_all_green() {
-                    break;
-                }
-                ids.retain(|&c| Feedback::compute(word, game.answers[c.index()]) == f);
-                g = choose(&game, &table, Metric::Entropy, &ids, None);
-            }
-            let t = std::time::Instant::now();
-            let r = review::review(
-                &game,
-                Some(&tree),
-                false,
-                6,
-                &steps,
-                &stop,
-                Options {
-                    tree_optimal: true,
-                    ..Options::default()
-                },
-            )
-            .unwrap();
-            times.push(t.elapsed().as_secs_f64());
-            off += r
-                .steps
-                .iter()
-                .any(|s| s.best_source == review::BestSource::Solver) as usize;
-            check_identity(&r);
-        }
-        times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        let q = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize] * 1e3;
-        println!(
-            "{opener}: {} games ({off} leave the tree): min {:.1} ms, median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
-            times.len(),
-            q(0.0),
-            q(0.5),
-            q(0.9),
-            q(1.0)
-        );
     }
 }

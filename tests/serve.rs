@@ -307,3 +307,104 @@ fn concurrent_requests_are_all_served() {
         }
     });
 }
+
+/// Issue 13: `serve` said `proven_optimal: true` for every tree move while `next
+/// --json` said `null`. Both now say what is proved: a shipped tree is optimal from
+/// its opener, so its moves below the root are proved (with `lower_bound` = `cost`);
+/// at the root only where the opener is proved best of all (salet, wordle lists,
+/// normal mode), not on the nyt lists, where `tarse` beats it (`false`, no bound).
+#[test]
+fn serve_and_next_agree_on_what_a_tree_move_proves() {
+    let cli = |args: &[&str]| -> serde_json::Value {
+        let out = assert_cmd::Command::cargo_bin("wordle-tree")
+            .unwrap()
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    rt().block_on(async {
+        for (list, history, proved) in [
+            ("wordle", "", true),
+            ("nyt", "", false),
+            ("nyt", "salet:BBBBB", true),
+            ("wordle", "salet:BBBBB courd:BBBBY", true),
+        ] {
+            let uri = format!(
+                "/api/next?list={list}&history={}",
+                history.replace(' ', "+")
+            );
+            let (status, s, _) = get(&uri).await;
+            assert_eq!(status, StatusCode::OK, "{s}");
+            let mut args = vec!["--list", list, "next", "--json"];
+            args.extend(history.split_whitespace());
+            let c = cli(&args);
+            let ctx = format!("{list} [{history}]: serve {s}, next {c}");
+            assert_eq!(s["proven_optimal"], proved, "{ctx}");
+            assert_eq!(c["proven_optimal"], proved, "{ctx}");
+            for field in ["lower_bound", "source", "guess", "cost"] {
+                assert_eq!(s[field], c[field], "{field}: {ctx}");
+            }
+            if proved {
+                assert_eq!(s["lower_bound"], s["cost"], "{ctx}");
+            } else {
+                assert!(s["lower_bound"].is_null(), "{ctx}");
+            }
+        }
+    });
+}
+
+/// Issue 13: the time limit of a `/api/review` request is one budget for the whole
+/// review: once it has passed, no search starts. With a limit of 0 every state is
+/// valued without a search, from the least any plan costs (`2n - 1` over `n`
+/// candidates) to a greedy plan's cost, and shown as that range, never as exact.
+#[test]
+fn a_review_request_shares_one_deadline() {
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let app = Arc::new(
+        App::new(
+            Config {
+                lists: vec!["wordle".into()],
+                tree_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees")],
+                time_limit: Duration::ZERO,
+                max_searches: 2,
+            },
+            &STOP,
+        )
+        .unwrap(),
+    );
+    rt().block_on(async {
+        let res = router(app)
+            .oneshot(
+                Request::get("/api/review?history=salet:BBBBB+fuzzy:BBBBB")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::OK);
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        // Step 2 leaves the tree (74 candidates left): no search values that state,
+        // only the bound of any plan and a greedy plan.
+        let rest = &v["rest"];
+        let n = rest["candidates"].as_f64().unwrap();
+        assert!(n > 10.0, "{v}");
+        let range = rest["expected_range"].as_array().expect("a range");
+        let (lo, hi) = (range[0].as_f64().unwrap(), range[1].as_f64().unwrap());
+        assert!((lo - (2.0 * n - 1.0) / n).abs() < 1e-12, "{rest}");
+        assert!(
+            lo < hi && hi == rest["expected"].as_f64().unwrap(),
+            "{rest}"
+        );
+        assert!(v["steps"][1]["played"]["expected_range"].is_array(), "{v}");
+        // The tree's values stay exact (proved below the root; salet is proved best).
+        assert_eq!(v["steps"][0]["played"]["optimal"], true, "{v}");
+        assert_eq!(v["steps"][1]["best"]["proved_optimal"], true, "{v}");
+        assert_eq!(v["summary"]["exact"], false, "{v}");
+        assert_eq!(v["found"], false, "{v}");
+        assert!(v.get("solved").is_none(), "{v}");
+    });
+}

@@ -84,6 +84,148 @@ pub(super) fn off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// CPU seconds used so far by this process, every thread (user + system).
+fn cpu_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage only writes the struct it is given.
+        let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } == 0 {
+            let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+            return tv(u.ru_utime) + tv(u.ru_stime);
+        }
+    }
+    0.0
+}
+
+/// `count; median, p90, p99, max` of wall and CPU seconds, in ms.
+fn spread(label: &str, mut times: Vec<(f64, f64)>) -> String {
+    if times.is_empty() {
+        return format!("{label}: no games");
+    }
+    let q = |v: &[f64], p: f64| v[((v.len() - 1) as f64 * p).round() as usize] * 1e3;
+    let mut wall: Vec<f64> = times.iter().map(|t| t.0).collect();
+    wall.sort_by(f64::total_cmp);
+    times.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let cpu: Vec<f64> = times.iter().map(|t| t.1).collect();
+    let line = |v: &[f64]| {
+        format!(
+            "median {:.1}, p90 {:.1}, p99 {:.1}, max {:.1}",
+            q(v, 0.5),
+            q(v, 0.9),
+            q(v, 0.99),
+            q(v, 1.0)
+        )
+    };
+    format!(
+        "{label}: {} games; wall ms {}; CPU ms {}",
+        wall.len(),
+        line(&wall),
+        line(&cpu)
+    )
+}
+
+/// `bench --review`: games played by the entropy player from each opener, each
+/// reviewed from scratch (the tree and lists loaded once, as a server does; a `review`
+/// process adds its start-up, ~3 ms), timed.
+pub(super) fn review(
+    ctx: &Ctx,
+    openers: &str,
+    sample: Option<usize>,
+    seed: u64,
+) -> Result<ExitCode> {
+    use wordle_tree::analysis::{choose, Metric};
+    use wordle_tree::feedback::Feedback;
+    use wordle_tree::hard::Revealed;
+    use wordle_tree::play::Step;
+    use wordle_tree::review::{self, BestSource, Options};
+    let game = ctx.game;
+    let table = FeedbackTable::build(game);
+    let (tree, path) = super::next::load_tree_or_shipped(ctx, None)?;
+    let mut answers: Vec<usize> = (0..game.n_answers()).collect();
+    if let Some(n) = sample {
+        // A seeded partial Fisher-Yates shuffle (xorshift64*), so runs are repeatable.
+        let mut x = seed.max(1);
+        let mut next = |below: usize| {
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % below
+        };
+        let n = n.min(answers.len());
+        for i in 0..n {
+            let j = i + next(answers.len() - i);
+            answers.swap(i, j);
+        }
+        answers.truncate(n);
+        answers.sort_unstable();
+    }
+    outln!(
+        "review spread: {} answers, {} mode, tree {}, the entropy player after each opener",
+        answers.len(),
+        mode_name(ctx.hard),
+        path.display()
+    );
+    let (mut on_all, mut off_all) = (Vec::new(), Vec::new());
+    for name in openers.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        let opener = allowed_guess(game, name, "opener")?;
+        let (mut on, mut off) = (Vec::new(), Vec::new());
+        for &a in &answers {
+            let answer = game.answers[a];
+            let mut ids: Vec<AnswerId> = game.all_answer_ids();
+            let mut revealed = Revealed::default();
+            let mut steps = Vec::new();
+            let mut g = opener;
+            loop {
+                let word = game.guesses[g.index()];
+                let f = Feedback::compute(word, answer);
+                steps.push(Step {
+                    guess: g,
+                    feedback: f,
+                });
+                if f.is_all_green() || steps.len() >= 12 {
+                    break;
+                }
+                ids.retain(|&c| Feedback::compute(word, game.answers[c.index()]) == f);
+                revealed = revealed.after(word, f);
+                g = choose(
+                    game,
+                    &table,
+                    Metric::Entropy,
+                    &ids,
+                    ctx.hard.then_some(&revealed),
+                );
+            }
+            let (t, c) = (Instant::now(), cpu_seconds());
+            let r = review::review(
+                game,
+                Some(&tree),
+                ctx.hard,
+                tree.max_guesses(),
+                &steps,
+                ctx.stop,
+                Options {
+                    tree_optimal: true,
+                    ..Options::default()
+                },
+            )?;
+            let time = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
+            if r.steps.iter().any(|s| s.best_source == BestSource::Solver) {
+                off.push(time);
+            } else {
+                on.push(time);
+            }
+        }
+        outln!("{}", spread(&format!("{name}, on the tree"), on.clone()));
+        outln!("{}", spread(&format!("{name}, off the tree"), off.clone()));
+        on_all.extend(on);
+        off_all.extend(off);
+    }
+    outln!("{}", spread("all openers, on the tree", on_all));
+    outln!("{}", spread("all openers, off the tree", off_all));
+    Ok(ExitCode::SUCCESS)
+}
+
 pub(super) fn run(ctx: &Ctx, full: bool) -> Result<ExitCode> {
     let game = ctx.game;
     let time = |f: &mut dyn FnMut()| {

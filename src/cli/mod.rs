@@ -159,6 +159,18 @@ enum Command {
         /// the slowest state of each opener, and the spread.
         #[arg(long, value_name = "OPENERS")]
         off_tree: Option<String>,
+        /// Instead, time `review` over many games: each answer (or --sample of them)
+        /// played from each of these openers (comma-separated) by the entropy player,
+        /// then reviewed as `review` does (shipped tree, no time limit); the spread of
+        /// wall and CPU time per review, on-tree and off-tree games apart.
+        #[arg(long, value_name = "OPENERS", conflicts_with = "off_tree")]
+        review: Option<String>,
+        /// With --review: a seeded sample of this many answers (default: every answer).
+        #[arg(long, value_name = "N", requires = "review")]
+        sample: Option<usize>,
+        /// With --review --sample: the sample's seed.
+        #[arg(long, default_value_t = 1, requires = "sample")]
+        seed: u64,
     },
     /// Exact totals of many openers (all allowed guesses by default): resumable (one
     /// result file per opener in --results) and shardable (--shard i/n).
@@ -335,6 +347,12 @@ fn run() -> Result<ExitCode> {
             off_tree: Some(openers),
             ..
         } => bench::off_tree(&ctx, openers),
+        Command::Bench {
+            review: Some(openers),
+            sample,
+            seed,
+            ..
+        } => bench::review(&ctx, openers, *sample, *seed),
         Command::Bench { full, .. } => bench::run(&ctx, *full),
         Command::Next(args) => next::next(&ctx, args),
         Command::Path(args) => next::path(&ctx, args),

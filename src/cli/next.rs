@@ -378,7 +378,20 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                 // and the least cost it proved (the plan's own when proved); with a
                 // chosen opener neither is claimed (null bound, not proven).
                 let (source, step, lower_bound, proven) = match m.source {
-                    Source::Tree => ("tree", None, None, None),
+                    // A shipped tree is optimal from its opener (see
+                    // `review::tree_guess_proved`): proved below the root, and at the
+                    // root where the opener is proved best.
+                    Source::Tree => {
+                        let proven = loaded.tree.as_ref().is_some_and(|(tree, _)| {
+                            wordle_tree::review::tree_guess_proved(
+                                game,
+                                tree,
+                                steps.len(),
+                                args.tree.is_none(),
+                            )
+                        });
+                        ("tree", None, proven.then_some(m.cost), Some(proven))
+                    }
                     Source::Solved {
                         off,
                         opener_given,

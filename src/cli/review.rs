@@ -185,7 +185,7 @@ fn print_text(game: &wordle_tree::Game, r: &Review) -> Result<()> {
         );
     }
     let total = r.total();
-    let actual = if r.solved {
+    let actual = if r.found {
         format!("{} guesses", r.steps.len())
     } else {
         format!(

@@ -15,9 +15,10 @@
 //! over-long history, unknown route) gets a 4xx answer with a JSON `{"error": ...}`;
 //! nothing a client sends can panic a handler (histories are replayed before use,
 //! at most [`MAX_HISTORY`] tokens, query strings at most [`MAX_QUERY`] bytes, request
-//! bodies refused beyond [`MAX_BODY`]). Every search has a deadline (`time_limit`,
-//! [`crate::search::Solver::cost_by`]), so a value not proved in time is reported as
-//! a range, never as exact. Requests that only walk the tree are answered on the
+//! bodies refused beyond [`MAX_BODY`]). Every request that searches has one deadline,
+//! `time_limit` after it starts, shared by all its searches (a review runs many:
+//! [`crate::review`] starts none after the deadline), so a value not proved in time
+//! is reported as a range, never as exact. Requests that only walk the tree are answered on the
 //! executor (well under a millisecond); anything that may search runs on the blocking
 //! pool, at most `max_searches` at once; a request that cannot get a slot within the
 //! time limit gets 503. Games and trees are loaded once per (list, mode) at start and
@@ -351,8 +352,11 @@ fn words(game: &Game, ids: &[AnswerId], most: usize) -> Vec<String> {
         .collect()
 }
 
-/// The JSON of an advice (the fields of `next --json`).
-fn advice_json(game: &Game, steps: &[Step], advice: &Advice) -> Value {
+/// The JSON of an advice (the fields of `next --json`): a move from the tree is
+/// proved optimal as [`review::tree_guess_proved`] says (the served trees are shipped
+/// `solve` outputs), a searched one when the search finished.
+fn advice_json(setup: &Setup, steps: &[Step], advice: &Advice) -> Value {
+    let game = &setup.game;
     let history: Vec<String> = steps.iter().map(|&s| play::token(game, s)).collect();
     match advice {
         Advice::Solved { answer, guesses } => json!({
@@ -363,13 +367,17 @@ fn advice_json(game: &Game, steps: &[Step], advice: &Advice) -> Value {
         }),
         Advice::Play(m) => {
             let (source, lower_bound) = match m.source {
-                Source::Tree => ("tree", m.cost),
+                Source::Tree => (
+                    "tree",
+                    review::tree_guess_proved(game, &setup.tree, steps.len(), true)
+                        .then_some(m.cost),
+                ),
                 Source::Solved { proof, .. } => (
                     "search",
-                    match proof {
+                    Some(match proof {
                         Proof::Exact => m.cost,
                         Proof::Unproven { lower_bound, .. } => lower_bound,
-                    },
+                    }),
                 ),
             };
             json!({
@@ -382,9 +390,9 @@ fn advice_json(game: &Game, steps: &[Step], advice: &Advice) -> Value {
                 "cost": m.cost,
                 "worst_guesses": m.worst,
                 "source": source,
-                "proven_optimal": lower_bound == m.cost,
+                "proven_optimal": lower_bound == Some(m.cost),
                 "lower_bound": lower_bound,
-                "expected_lower": lower_bound as f64 / m.candidates.len() as f64,
+                "expected_lower": lower_bound.map(|b| b as f64 / m.candidates.len() as f64),
             })
         }
     }
@@ -426,7 +434,7 @@ async fn next(State(app): State<Arc<App>>, raw: Params) -> Result<Response, ApiE
         .await?
     };
     let advice = advice.map_err(advice_error)?;
-    Ok(timed(start, advice_json(&setup.game, &steps, &advice)))
+    Ok(timed(start, advice_json(&setup, &steps, &advice)))
 }
 
 async fn candidates(State(app): State<Arc<App>>, raw: Params) -> Result<Response, ApiError> {
@@ -441,7 +449,7 @@ async fn candidates(State(app): State<Arc<App>>, raw: Params) -> Result<Response
         json!({
             "candidates": n,
             "words": words(&setup.game, &h.candidates.ids(), n),
-            "solved": h.solved,
+            "found": h.solved,
         }),
     ))
 }
