@@ -19,6 +19,7 @@ fn app() -> Arc<App> {
         let config = Config {
             lists: vec!["wordle".into(), "nyt".into(), "sowpods".into()],
             tree_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees")],
+            table_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tables")],
             time_limit: Duration::from_secs(5),
             max_searches: 2,
         };
