@@ -579,6 +579,9 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat, exact: bool) -> 
                 );
             }
             outln!("{head}");
+            // Footnotes owed: a starred (partial) rank, an unsolved opener, one that
+            // cannot finish.
+            let (mut starred, mut unsolved, mut cannot) = (false, false, false);
             for (i, s) in scores[..shown].iter().enumerate() {
                 let mut line = format!(
                     "{:>5}  {:<5}  {:>6}  {:>9.3}  {:>8.4}  {:>7}  {:>9.4}",
@@ -593,6 +596,7 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat, exact: bool) -> 
                 if exact_table.is_some() {
                     line += &match row_of(s.guess).map(|r| (r.entry, r.rank)) {
                         Some((opener_table::Entry::Exact { total, max_depth }, Some(rank))) => {
+                            starred |= partial;
                             format!(
                                 "  {total:>6}  {:>7}  {max_depth:>5}  {:>10}",
                                 opener_table::average(total, game.n_answers()),
@@ -600,22 +604,29 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat, exact: bool) -> 
                             )
                         }
                         Some(_) => {
+                            cannot = true;
                             format!("  {:>6}  {:>7}  {:>5}  {:>10}", "-", "-", "-", "can't end")
                         }
-                        None => format!("  {:>6}  {:>7}  {:>5}  {:>10}", "?", "?", "?", "?"),
+                        None => {
+                            unsolved = true;
+                            format!("  {:>6}  {:>7}  {:>5}  {:>10}", "?", "?", "?", "?")
+                        }
                     };
                 }
                 outln!("{line}");
             }
             if let Some((t, _)) = &exact_table {
-                if partial {
+                if starred {
                     outln!(
-                        "* rank among the {} openers solved so far, of {} (the table is partial: not a proved rank); ? not solved yet",
+                        "* rank among the {} openers solved so far, of {} (the table is partial: not a proved rank)",
                         t.solved(),
                         t.openers
                     );
                 }
-                if t.rows().iter().any(|r| r.rank.is_none()) {
+                if unsolved {
+                    outln!("? not in the table yet (the table is partial)");
+                }
+                if cannot {
                     outln!(
                         "can't end: cannot find every answer within {} guesses",
                         t.max_guesses
