@@ -361,7 +361,7 @@ impl OpenerTable {
             header
                 .get(k)
                 .copied()
-                .ok_or_else(|| bad(end_of_header.max(1), format!("missing header '# {k}=...'")))
+                .ok_or_else(|| bad(end_of_header + 1, format!("missing header '# {k}=...'")))
         };
         let number = |k: &str| -> Result<(usize, u64), TableError> {
             let (n, v) = get(k)?;

@@ -108,7 +108,9 @@ fn check_rows_against_solves(hard: bool, max_guesses: u8, seeds: std::ops::Range
         let mut totals = Vec::new();
         for g in openers::all_openers(&game) {
             let w = game.guesses[g.index()];
-            let row = t.get(w).unwrap_or_else(|| panic!("seed {seed}: no row for {w}"));
+            let row = t
+                .get(w)
+                .unwrap_or_else(|| panic!("seed {seed}: no row for {w}"));
             match (row.entry, reference(&solver, &game, g)) {
                 (Entry::Exact { total, max_depth }, Some((want, _))) => {
                     assert_eq!(total, want, "seed {seed} opener {w}");
@@ -199,7 +201,10 @@ fn table_round_trips_complete_and_partial() {
     let p = OpenerTable::new(&game, true, 4, some.clone());
     assert!(!p.is_complete());
     assert!(p.encode().contains("# complete=no\n"));
-    assert_eq!(OpenerTable::decode(&p.encode(), Path::new("p.csv")).unwrap(), p);
+    assert_eq!(
+        OpenerTable::decode(&p.encode(), Path::new("p.csv")).unwrap(),
+        p
+    );
     // Saved atomically, loaded for the game.
     let file = dir.path().join("t.csv");
     p.save(&file).unwrap();
@@ -231,7 +236,11 @@ fn partial_tables_are_labelled_and_never_claim_a_proved_rank() {
     assert!(text.contains("solved so far"), "{text}");
     assert!(text.contains("not a proved rank"), "{text}");
     assert!(p.describe().contains("(partial)"), "{}", p.describe());
-    assert!(full.describe().contains("(complete)"), "{}", full.describe());
+    assert!(
+        full.describe().contains("(complete)"),
+        "{}",
+        full.describe()
+    );
 }
 
 /// A small genuine table's text to damage.
@@ -263,37 +272,72 @@ fn damaged_tables_are_refused_by_file_and_line() {
             1,
             "not an opener table: the first line must be",
         ),
-        (with(0, "# format=wordle-tree-opener-table 2"), 1, "format version 2"),
+        (
+            with(0, "# format=wordle-tree-opener-table 2"),
+            1,
+            "format version 2",
+        ),
         (with(3, "# mode=easy"), 4, "unknown mode 'easy'"),
         (with(2, "# checksum=xyz"), 3, "is not 16 hexadecimal digits"),
-        (with(4, "# max_guesses=6 # list=wordle"), 5, "'max_guesses' is not a whole number"),
-        (with(5, "# list=wordle"), 6, "'list' appears twice (first on line 2)"),
-        (with(8, "# complete=maybe"), 9, "complete must be 'yes' or 'no'"),
-        (with(9, "rank,opener,total"), 10, "expected the columns"),
-        (with(10, "1,salet,7920"), 11, "expected 5 comma-separated fields"),
         (
-            with(10, &format!("{},xx1yz,{},{},{}", cells[0], cells[2], cells[3], cells[4])),
+            with(4, "# max_guesses=6 # list=wordle"),
+            5,
+            "'max_guesses' is not a whole number",
+        ),
+        (
+            with(5, "# list=wordle"),
+            6,
+            "'list' appears twice (first on line 2)",
+        ),
+        (
+            with(8, "# complete=maybe"),
+            9,
+            "complete must be 'yes' or 'no'",
+        ),
+        (with(9, "rank,opener,total"), 10, "expected the columns"),
+        (
+            with(10, "1,salet,7920"),
+            11,
+            "expected 5 comma-separated fields",
+        ),
+        (
+            with(
+                10,
+                &format!("{},xx1yz,{},{},{}", cells[0], cells[2], cells[3], cells[4]),
+            ),
             11,
             "opener 'xx1yz'",
         ),
         (
-            with(10, &format!("{},{},{},9.9999,{}", cells[0], cells[1], cells[2], cells[4])),
+            with(
+                10,
+                &format!("{},{},{},9.9999,{}", cells[0], cells[1], cells[2], cells[4]),
+            ),
             11,
             "average '9.9999'",
         ),
         (
-            with(10, &format!("{},{},{},{},0", cells[0], cells[1], cells[2], cells[3])),
+            with(
+                10,
+                &format!("{},{},{},{},0", cells[0], cells[1], cells[2], cells[3]),
+            ),
             11,
             "max_depth '0'",
         ),
         (
-            with(10, &format!("7,{},{},{},{}", cells[1], cells[2], cells[3], cells[4])),
+            with(
+                10,
+                &format!("7,{},{},{},{}", cells[1], cells[2], cells[3], cells[4]),
+            ),
             11,
             "rank '7'",
         ),
         (with(10, second_row), 12, "appears twice (first on line 11)"),
         (
-            with(10, &format!("{},{},abc,{},{}", cells[0], cells[1], cells[3], cells[4])),
+            with(
+                10,
+                &format!("{},{},abc,{},{}", cells[0], cells[1], cells[3], cells[4]),
+            ),
             11,
             "is neither a whole number nor 'cannot finish within 3'",
         ),
@@ -330,17 +374,33 @@ fn foreign_tables_are_refused_by_checksum_and_rules() {
     let (game, text) = sample_text();
     let t = OpenerTable::decode(&text, Path::new("t.csv")).unwrap();
     let other = random_game(42);
-    let e = t.check_game(Path::new("t.csv"), &other, false, 3).unwrap_err();
+    let e = t
+        .check_game(Path::new("t.csv"), &other, false, 3)
+        .unwrap_err();
     assert!(matches!(e, TableError::OtherLists { .. }), "{e}");
-    assert!(e.to_string().starts_with("t.csv: an opener table of other lists"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("t.csv: an opener table of other lists"),
+        "{e}"
+    );
     // Same name, other words: the checksum decides, not the name.
     let renamed = text.replace(&format!("# list={}", t.list), "# list=wordle");
     let t2 = OpenerTable::decode(&renamed, Path::new("t.csv")).unwrap();
     let wordle = Game::load(&ListSource::Named("wordle".into())).unwrap();
-    assert!(t2.check_game(Path::new("t.csv"), &wordle, false, 3).is_err());
-    let e = t.check_game(Path::new("t.csv"), &game, true, 3).unwrap_err();
-    assert!(e.to_string().contains("hard mode, at most 3 guesses is in use"), "{e}");
-    let e = t.check_game(Path::new("t.csv"), &game, false, 6).unwrap_err();
+    assert!(t2
+        .check_game(Path::new("t.csv"), &wordle, false, 3)
+        .is_err());
+    let e = t
+        .check_game(Path::new("t.csv"), &game, true, 3)
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("hard mode, at most 3 guesses is in use"),
+        "{e}"
+    );
+    let e = t
+        .check_game(Path::new("t.csv"), &game, false, 6)
+        .unwrap_err();
     assert!(matches!(e, TableError::OtherRules { .. }), "{e}");
     t.check_game(Path::new("t.csv"), &game, false, 3).unwrap();
 }
@@ -390,7 +450,13 @@ fn old_result_files_are_completed_and_max_depth_is_checked() {
     .unwrap();
     assert_eq!((s.computed.len(), s.skipped), (0, all.len()));
     // The field round-trips; an impossible depth is refused with the file named.
-    let r = results.scan().unwrap().records.into_values().next().unwrap();
+    let r = results
+        .scan()
+        .unwrap()
+        .records
+        .into_values()
+        .next()
+        .unwrap();
     assert!(r.max_depth.is_some());
     let path = Path::new("r.max6");
     assert_eq!(Record::decode(&r.encode(), path).unwrap(), r);
@@ -399,7 +465,11 @@ fn old_result_files_are_completed_and_max_depth_is_checked() {
         "max_depth=9",
     );
     let e = Record::decode(&bad, path).unwrap_err();
-    assert!(e.to_string().contains("r.max6: malformed result file: 'max_depth'"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("r.max6: malformed result file: 'max_depth'"),
+        "{e}"
+    );
     let cannot = Record {
         outcome: Outcome::CannotFinish,
         ..r.clone()
@@ -434,13 +504,10 @@ fn shipped_tables_match_their_lists_and_a_sample_of_rows_solves() {
         let game = Game::load(&ListSource::Named(t.list.clone()))
             .unwrap_or_else(|e| panic!("{name}: list {}: {e}", t.list));
         assert_eq!(name, opener_table::shipped_name(&game, t.hard));
-        let (found, _) = opener_table::find_shipped(
-            &[path.parent().unwrap().to_path_buf()],
-            &game,
-            t.hard,
-        )
-        .unwrap()
-        .unwrap();
+        let (found, _) =
+            opener_table::find_shipped(&[path.parent().unwrap().to_path_buf()], &game, t.hard)
+                .unwrap()
+                .unwrap();
         assert_eq!(found, t);
         // The two best rows, solved again from scratch (fast: good openers).
         let table = FeedbackTable::build(&game);
@@ -487,10 +554,21 @@ impl Files {
         let out = cli()
             .current_dir(dir.path())
             .args(["--answers", "a.txt", "--guesses", "g.txt", "--quiet"])
-            .args(["openers", "--exact", "--results", "res", "--write-table", "t.csv"])
+            .args([
+                "openers",
+                "--exact",
+                "--results",
+                "res",
+                "--write-table",
+                "t.csv",
+            ])
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("table written to t.csv (complete)"), "{text}");
         let table = OpenerTable::load_for(&dir.path().join("t.csv"), &game, false, 6).unwrap();
@@ -547,7 +625,12 @@ fn cli_rank_exact_shows_totals_and_labels_partial_tables() {
     assert!(out.lines().any(|l| l.ends_with('?')), "{out}");
     let (code, csv, _) = f.run(&["--table", "p.csv", "rank", "--exact", "--format", "csv"]);
     assert_eq!(code, 0);
-    assert!(csv.lines().skip(1).all(|l| l.ends_with(",no") || l.ends_with(",,,,,")), "{csv}");
+    assert!(
+        csv.lines()
+            .skip(1)
+            .all(|l| l.ends_with(",no") || l.ends_with(",,,,,")),
+        "{csv}"
+    );
     // No table for these lists: a clear message, exit 2.
     let (code, _, err) = f.run(&["rank", "--exact"]);
     assert_eq!(code, 2);
@@ -555,9 +638,15 @@ fn cli_rank_exact_shows_totals_and_labels_partial_tables() {
     // A table of other lists or another mode, or a damaged one: named, exit 2.
     let (code, _, err) = f.run(&["--hard", "--table", "t.csv", "rank", "--exact"]);
     assert_eq!(code, 2);
-    assert!(err.starts_with("error: t.csv: an opener table for normal mode"), "{err}");
-    std::fs::write(f.dir.path().join("d.csv"), "# format=wordle-tree-opener-table 1\nx\n")
-        .unwrap();
+    assert!(
+        err.starts_with("error: t.csv: an opener table for normal mode"),
+        "{err}"
+    );
+    std::fs::write(
+        f.dir.path().join("d.csv"),
+        "# format=wordle-tree-opener-table 1\nx\n",
+    )
+    .unwrap();
     let (code, _, err) = f.run(&["--table", "d.csv", "rank", "--exact"]);
     assert_eq!(code, 2);
     assert!(err.starts_with("error: d.csv:2: "), "{err}");
@@ -586,7 +675,10 @@ fn cli_next_and_play_print_the_own_openers_exact_value_and_rank() {
     let (code, out, err) = f.run(&["--table", "t.csv", "next", "--opener", &w]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with(&want), "{out}");
-    assert!(out.contains(&format!("of {} openers", f.game.n_guesses())), "{out}");
+    assert!(
+        out.contains(&format!("of {} openers", f.game.n_guesses())),
+        "{out}"
+    );
     // The plan's own cost from the solver agrees with the table.
     let (code, json, _) = f.run(&["--table", "t.csv", "next", "--json", "--opener", &w]);
     assert_eq!(code, 0);
@@ -598,7 +690,14 @@ fn cli_next_and_play_print_the_own_openers_exact_value_and_rank() {
     // After the opener was played: the same line, and `play` prints it too.
     let a = f.game.answers[0];
     let fb = Feedback::compute(row.opener, a);
-    let (code, out, _) = f.run(&["--table", "t.csv", "next", "--opener", &w, &format!("{w}:{fb}")]);
+    let (code, out, _) = f.run(&[
+        "--table",
+        "t.csv",
+        "next",
+        "--opener",
+        &w,
+        &format!("{w}:{fb}"),
+    ]);
     assert_eq!(code, 0);
     assert!(out.starts_with(&want), "{out}");
     let (code, out, _) = f.run(&[
@@ -620,10 +719,9 @@ fn cli_next_and_play_print_the_own_openers_exact_value_and_rank() {
 #[test]
 fn cli_next_on_the_shipped_tree_reads_the_shipped_table() {
     // The shipped wordle table holds crane; the tree's opener is salet.
-    let t = OpenerTable::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/wordle.normal.csv"),
-    )
-    .unwrap();
+    let t =
+        OpenerTable::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tables/wordle.normal.csv"))
+            .unwrap();
     let crane = t.get(Word::parse("crane").unwrap()).unwrap();
     let Entry::Exact { total, .. } = crane.entry else {
         panic!("crane is exact")
@@ -706,7 +804,14 @@ fn table_backed_review_equals_the_solver_backed_one() {
             .unwrap();
             assert_eq!(by_table.steps, by_solver.steps, "seed {seed} {}", r.opener);
             assert_eq!(by_table.rest, by_solver.rest);
-            assert_eq!(by_table.steps[0].played, review::Value { lo: total, hi: total, n: game.n_answers() });
+            assert_eq!(
+                by_table.steps[0].played,
+                review::Value {
+                    lo: total,
+                    hi: total,
+                    n: game.n_answers()
+                }
+            );
         }
     }
 }
