@@ -631,11 +631,11 @@ pub fn run(
                         settle(r, true);
                         continue;
                     }
-                    let (t0, cpu0, states0) = (
-                        Instant::now(),
-                        thread_cpu_seconds(),
-                        solver.counters().states,
-                    );
+                    let states_now = || {
+                        solver.counters().states
+                            + feasibility.as_ref().map_or(0, |f| f.counters().states)
+                    };
+                    let (t0, cpu0, states0) = (Instant::now(), thread_cpu_seconds(), states_now());
                     let solved = match &feasibility {
                         Some(f) => solve_exactly(&solver, f, g, stop),
                         None => solver
@@ -665,7 +665,7 @@ pub fn run(
                         cutoff: c,
                         seconds: t0.elapsed().as_secs_f64(),
                         cpu_seconds: cpu,
-                        states: solver.counters().states - states0,
+                        states: states_now() - states0,
                         max_depth,
                     };
                     if let Err(e) = dir.write(g, &r) {
@@ -710,7 +710,7 @@ fn solve_exactly(
     opener: GuessId,
     stop: &AtomicBool,
 ) -> Result<Result<(Outcome, Option<u8>), String>, SolveError> {
-    if !crate::check::opener_within(feasibility, opener)? {
+    if !can_finish(feasibility, opener)? {
         return Ok(Ok((Outcome::CannotFinish, None)));
     }
     let outcome = Outcome::from_cost(solver.opener_cost(opener, None)?);
@@ -739,32 +739,61 @@ fn solve_exactly(
     })
 }
 
+/// The non-green buckets of `opener` over all answers, each with what a hard-mode
+/// history reveals after it, smallest first.
+fn opener_buckets(
+    solver: &Solver,
+    opener: GuessId,
+) -> Vec<(Feedback, Vec<crate::game::AnswerId>, crate::hard::Revealed)> {
+    let game = solver.game();
+    let word = game.guesses[opener.index()];
+    let mut by: BTreeMap<u8, Vec<crate::game::AnswerId>> = BTreeMap::new();
+    for a in game.answer_ids() {
+        by.entry(Feedback::compute(word, game.answers[a.index()]).0)
+            .or_default()
+            .push(a);
+    }
+    let mut buckets: Vec<_> = by
+        .into_iter()
+        .filter(|&(f, _)| f != Feedback::ALL_GREEN.0)
+        .map(|(f, b)| {
+            let revealed = if solver.config().hard {
+                crate::hard::Revealed::default().after(word, Feedback(f))
+            } else {
+                crate::hard::Revealed::default()
+            };
+            (Feedback(f), b, revealed)
+        })
+        .collect();
+    buckets.sort_by_key(|(_, b, _)| b.len());
+    buckets
+}
+
+/// Whether some tree from `opener` finds every answer within the maximum guesses,
+/// by `feasibility` (a solver with [`Objective::feasibility`]): the question of
+/// [`crate::check::opener_within`], asked serially on this thread (so the worker's
+/// CPU time counts it), smallest bucket first, stopping at the first that fails.
+fn can_finish(feasibility: &Solver, opener: GuessId) -> Result<bool, SolveError> {
+    let left = feasibility.config().max_guesses;
+    for (_, b, revealed) in opener_buckets(feasibility, opener) {
+        if left <= 1 || feasibility.cost_below(&b, left - 1, &revealed, INFEASIBLE)? >= INFEASIBLE {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// The total and max depth of the optimal tree from `opener`, built from the
 /// solver's transposition table (re-searching what was evicted) and replayed.
 fn optimal_tree_depth(solver: &Solver, opener: GuessId) -> Result<(u64, u8), String> {
     let game = solver.game();
     let config = solver.config();
-    let ids = game.all_answer_ids();
-    let word = game.guesses[opener.index()];
-    let mut by: BTreeMap<u8, Vec<crate::game::AnswerId>> = BTreeMap::new();
-    for &a in &ids {
-        by.entry(Feedback::compute(word, game.answers[a.index()]).0)
-            .or_default()
-            .push(a);
-    }
     let left = config.max_guesses.saturating_sub(1);
-    let branches = by
+    let mut branches: Vec<(Feedback, crate::tree::Node)> = opener_buckets(solver, opener)
         .into_iter()
-        .filter(|&(f, _)| f != Feedback::ALL_GREEN.0)
-        .map(|(f, b)| {
-            let revealed = if config.hard {
-                crate::hard::Revealed::default().after(word, Feedback(f))
-            } else {
-                crate::hard::Revealed::default()
-            };
-            (Feedback(f), solver.build(&b, left, &revealed))
-        })
+        .map(|(f, b, revealed)| (f, solver.build(&b, left, &revealed)))
         .collect();
+    branches.sort_by_key(|(f, _)| *f);
     let root = crate::tree::Node {
         guess: opener,
         branches,
