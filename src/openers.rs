@@ -20,6 +20,15 @@
 //! the same ones, so every shard gets a good cutoff; with a shared directory it reuses
 //! them), and the cutoff drops as exact totals come in.
 //!
+//! `--exact` ([`Settings::exact`]): no cutoff and no prepass; each opener is first
+//! asked whether it can finish at all (the feasibility objective of `check`, smallest
+//! bucket first, on a second solver per worker: refuting an opener this way is far
+//! cheaper than the total's search), then solved exactly, then its optimal tree is
+//! read back from the transposition table and replayed for its max depth
+//! ([`Record::max_depth`]); the replayed total must equal the one proved. Only records
+//! with that depth (or `cannot-finish`) are reused by `--exact`; the opener table
+//! ([`crate::opener_table`]) is built from them.
+//!
 //! Invariants: a result file is only written for a finished `opener_cost` (an
 //! interrupted search writes nothing); a stored result is reused when it still
 //! decides the opener under the current cutoff: an exact total always does, a lower
