@@ -26,6 +26,8 @@
 //!   cost, luck), from the tree and the solver.
 //! - [`serve`]: the local web page and JSON API (axum on tokio).
 //! - [`openers`]: exact ranking of many openers, resumable and shardable.
+//! - [`opener_table`]: opener tables (`tables/<list>.<mode>.csv`): every opener's
+//!   exact total, rank and max depth; format, parser, writer, matching to the lists.
 //! - [`results`]: result files and results directories (format, atomic writes of
 //!   every output file, stale temp cleanup, shards), shared by `openers` and `check`.
 //! - [`proof`]: one opener's proof as units in a results directory: resumable,
@@ -53,6 +55,7 @@ pub mod format;
 pub mod game;
 pub mod hard;
 pub mod min_over;
+pub mod opener_table;
 pub mod openers;
 pub mod play;
 pub mod proof;

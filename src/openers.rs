@@ -20,6 +20,15 @@
 //! the same ones, so every shard gets a good cutoff; with a shared directory it reuses
 //! them), and the cutoff drops as exact totals come in.
 //!
+//! `--exact` ([`Settings::exact`]): no cutoff and no prepass; each opener is first
+//! asked whether it can finish at all (the feasibility objective of `check`, smallest
+//! bucket first, on a second solver per worker: refuting an opener this way is far
+//! cheaper than the total's search), then solved exactly, then its optimal tree is
+//! read back from the transposition table and replayed for its max depth
+//! ([`Record::max_depth`]); the replayed total must equal the one proved. Only records
+//! with that depth (or `cannot-finish`) are reused by `--exact`; the opener table
+//! ([`crate::opener_table`]) is built from them.
+//!
 //! Invariants: a result file is only written for a finished `opener_cost` (an
 //! interrupted search writes nothing); a stored result is reused when it still
 //! decides the opener under the current cutoff: an exact total always does, a lower
@@ -59,6 +68,9 @@ pub enum OpenersError {
     },
     #[error(transparent)]
     Results(#[from] ResultsError),
+    /// A solver result that does not check out (a bug, never bad input).
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 pub use crate::results::Shard;
@@ -185,6 +197,10 @@ pub struct Record {
     pub cpu_seconds: f64,
     /// States the search expanded.
     pub states: u64,
+    /// The most guesses an answer needs in the optimal tree found (`openers --exact`
+    /// records it with an exact total; `None` otherwise and in files written before
+    /// it existed, which older builds read cleanly: they ignore the extra field).
+    pub max_depth: Option<u8>,
 }
 
 impl Record {
@@ -193,6 +209,16 @@ impl Record {
         match self.outcome {
             Outcome::Exact(_) | Outcome::CannotFinish => true,
             Outcome::AtLeast(lb) => cutoff.is_some_and(|c| lb >= c),
+        }
+    }
+
+    /// True when the record is what `openers --exact` keeps: an exact total with its
+    /// max depth, or cannot finish.
+    pub fn settles_exactly(&self) -> bool {
+        match self.outcome {
+            Outcome::Exact(_) => self.max_depth.is_some(),
+            Outcome::CannotFinish => true,
+            Outcome::AtLeast(_) => false,
         }
     }
 
@@ -223,6 +249,9 @@ impl Record {
             .set("seconds", format!("{:.3}", self.seconds))
             .set("cpu_seconds", format!("{:.3}", self.cpu_seconds))
             .set("states", self.states);
+        if let Some(d) = self.max_depth {
+            f.set("max_depth", d);
+        }
         f
     }
 
@@ -278,6 +307,23 @@ impl Record {
             "none" => None,
             _ => Some(num("cutoff")?),
         };
+        let max_depth = match f.get("max_depth") {
+            None => None,
+            Some(d) => Some(
+                d.parse::<u8>()
+                    .ok()
+                    .filter(|d| (1..=f.header.max_guesses).contains(d))
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "'max_depth' is not a number from 1 to {}",
+                            f.header.max_guesses
+                        ))
+                    })?,
+            ),
+        };
+        if max_depth.is_some() && !matches!(outcome, Outcome::Exact(_)) {
+            return Err(bad("'max_depth' without an exact result".into()));
+        }
         if let (Outcome::AtLeast(lb), Some(c)) = (outcome, cutoff) {
             if lb < c {
                 return Err(bad(format!(
@@ -296,6 +342,7 @@ impl Record {
             seconds: float("seconds")?,
             cpu_seconds: float("cpu_seconds")?,
             states: num("states")?,
+            max_depth,
         })
     }
 
@@ -401,6 +448,9 @@ pub struct Settings {
     pub threads: usize,
     /// Transposition table memory limit in bytes, shared equally by the workers.
     pub memory_limit: usize,
+    /// `--exact`: every opener's exact total (no cutoff, no prepass; `cutoff` is
+    /// ignored), feasibility settled first, and the max depth of its optimal tree.
+    pub exact: bool,
 }
 
 /// Running counts, passed to the progress callback after every opener.
@@ -494,7 +544,7 @@ pub fn run(
     let scan = dir.scan()?;
     let mut plan: Vec<GuessId> = Vec::new();
     let mut seen = vec![false; game.n_guesses()];
-    if settings.cutoff.is_none() {
+    if settings.cutoff.is_none() && !settings.exact {
         for g in order_by_estimate(game, table, all_openers, settings.max_guesses)
             .into_iter()
             .take(settings.prepass.max(settings.top))
@@ -520,7 +570,12 @@ pub fn run(
     });
     let (best, first_cutoff) = {
         let ex = exacts.lock().unwrap();
-        (ex.totals.iter().copied().min(), ex.cutoff(settings))
+        let cutoff = if settings.exact {
+            None
+        } else {
+            ex.cutoff(settings)
+        };
+        (ex.totals.iter().copied().min(), cutoff)
     };
     let tally = Mutex::new(Tally {
         total: plan.len(),
@@ -533,11 +588,18 @@ pub fn run(
     let next = AtomicUsize::new(0);
     let failure: Mutex<Option<OpenersError>> = Mutex::new(None);
     let threads = settings.threads.max(1).min(plan.len().max(1));
+    // In exact mode each worker has a second solver for the feasibility search;
+    // the two share the worker's memory.
+    let solvers_per_worker = if settings.exact { 2 } else { 1 };
     let config = Config {
         max_guesses: settings.max_guesses,
         hard: settings.hard,
-        memory_limit: settings.memory_limit / threads,
+        memory_limit: settings.memory_limit / threads / solvers_per_worker,
         ..Config::default()
+    };
+    let feasibility_config = Config {
+        objective: Objective::feasibility(),
+        ..config.clone()
     };
     let settle = |r: &Record, skipped: bool| {
         let mut t = tally.lock().unwrap();
@@ -557,6 +619,9 @@ pub fn run(
         for _ in 0..threads {
             s.spawn(|| {
                 let solver = Solver::new(game, table, config.clone()).with_stop(stop);
+                let feasibility = settings
+                    .exact
+                    .then(|| Solver::new(game, table, feasibility_config.clone()).with_stop(stop));
                 loop {
                     if stop.load(Ordering::Relaxed) || failure.lock().unwrap().is_some() {
                         return;
@@ -564,19 +629,36 @@ pub fn run(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&g) = plan.get(i) else { return };
                     let c = cutoff.get();
-                    if let Some(r) = scan.records.get(&g).filter(|r| r.decides(c)) {
+                    let reusable = |r: &&Record| {
+                        if settings.exact {
+                            r.settles_exactly()
+                        } else {
+                            r.decides(c)
+                        }
+                    };
+                    if let Some(r) = scan.records.get(&g).filter(reusable) {
                         settle(r, true);
                         continue;
                     }
-                    let (t0, cpu0, states0) = (
-                        Instant::now(),
-                        thread_cpu_seconds(),
-                        solver.counters().states,
-                    );
-                    let outcome = match solver.opener_cost(g, c) {
-                        Ok(cost) => Outcome::from_cost(cost),
+                    let states_now = || {
+                        solver.counters().states
+                            + feasibility.as_ref().map_or(0, |f| f.counters().states)
+                    };
+                    let (t0, cpu0, states0) = (Instant::now(), thread_cpu_seconds(), states_now());
+                    let solved = match &feasibility {
+                        Some(f) => solve_exactly(&solver, f, g, stop),
+                        None => solver
+                            .opener_cost(g, c)
+                            .map(|cost| Ok((Outcome::from_cost(cost), None))),
+                    };
+                    let (outcome, max_depth) = match solved {
+                        Ok(Ok(r)) => r,
+                        Ok(Err(why)) => {
+                            *failure.lock().unwrap() = Some(OpenersError::Internal(why));
+                            return;
+                        }
                         Err(SolveError::Interrupted) => return,
-                        Err(SolveError::Infeasible(_)) => Outcome::CannotFinish,
+                        Err(SolveError::Infeasible(_)) => (Outcome::CannotFinish, None),
                     };
                     let cpu = match (cpu0, thread_cpu_seconds()) {
                         (Some(a), Some(b)) => b - a,
@@ -592,7 +674,8 @@ pub fn run(
                         cutoff: c,
                         seconds: t0.elapsed().as_secs_f64(),
                         cpu_seconds: cpu,
-                        states: solver.counters().states - states0,
+                        states: states_now() - states0,
+                        max_depth,
                     };
                     if let Err(e) = dir.write(g, &r) {
                         *failure.lock().unwrap() = Some(e);
@@ -601,7 +684,9 @@ pub fn run(
                     if let Outcome::Exact(v) = outcome {
                         let mut ex = exacts.lock().unwrap();
                         ex.totals.push(v);
-                        cutoff.lower(ex.cutoff(settings));
+                        if !settings.exact {
+                            cutoff.lower(ex.cutoff(settings));
+                        }
                     }
                     settle(&r, false);
                     computed.lock().unwrap().push(r);
@@ -620,6 +705,115 @@ pub fn run(
         cutoff: cutoff.get(),
         warnings: scan.warnings,
     })
+}
+
+/// `openers --exact` for one opener: feasibility first (the search of `check
+/// --max-guesses`, which refutes an opener that cannot finish far sooner than the
+/// total's search: smallest bucket first, a witness instead of the best tree), then
+/// the exact total with no cutoff, then the optimal tree read back from the
+/// transposition table and replayed for its max depth. `Ok(Err(why))`: the replayed
+/// tree's total is not the total proved, a solver bug (reported, never written).
+fn solve_exactly(
+    solver: &Solver,
+    feasibility: &Solver,
+    opener: GuessId,
+    stop: &AtomicBool,
+) -> Result<Result<(Outcome, Option<u8>), String>, SolveError> {
+    if !can_finish(feasibility, opener)? {
+        return Ok(Ok((Outcome::CannotFinish, None)));
+    }
+    let outcome = Outcome::from_cost(solver.opener_cost(opener, None)?);
+    let Outcome::Exact(total) = outcome else {
+        return Ok(Err(format!(
+            "opener {}: feasible within {} guesses, but the exact search says {outcome:?}",
+            solver.game().guesses[opener.index()],
+            solver.config().max_guesses
+        )));
+    };
+    let replayed = optimal_tree_depth(solver, opener);
+    // An interrupted build leaves an empty tree: the interruption, not a verdict.
+    if stop.load(Ordering::Relaxed) {
+        return Err(SolveError::Interrupted);
+    }
+    Ok(match replayed {
+        Ok((t, depth)) if t == total => Ok((outcome, Some(depth))),
+        Ok((t, _)) => Err(format!(
+            "opener {}: the optimal tree replays to {t} guesses, not the {total} proved",
+            solver.game().guesses[opener.index()]
+        )),
+        Err(why) => Err(format!(
+            "opener {}: the optimal tree does not replay: {why}",
+            solver.game().guesses[opener.index()]
+        )),
+    })
+}
+
+/// The non-green buckets of `opener` over all answers, each with what a hard-mode
+/// history reveals after it, smallest first.
+fn opener_buckets(
+    solver: &Solver,
+    opener: GuessId,
+) -> Vec<(Feedback, Vec<crate::game::AnswerId>, crate::hard::Revealed)> {
+    let game = solver.game();
+    let word = game.guesses[opener.index()];
+    let mut by: BTreeMap<u8, Vec<crate::game::AnswerId>> = BTreeMap::new();
+    for a in game.answer_ids() {
+        by.entry(Feedback::compute(word, game.answers[a.index()]).0)
+            .or_default()
+            .push(a);
+    }
+    let mut buckets: Vec<_> = by
+        .into_iter()
+        .filter(|&(f, _)| f != Feedback::ALL_GREEN.0)
+        .map(|(f, b)| {
+            let revealed = if solver.config().hard {
+                crate::hard::Revealed::default().after(word, Feedback(f))
+            } else {
+                crate::hard::Revealed::default()
+            };
+            (Feedback(f), b, revealed)
+        })
+        .collect();
+    buckets.sort_by_key(|(_, b, _)| b.len());
+    buckets
+}
+
+/// Whether some tree from `opener` finds every answer within the maximum guesses,
+/// by `feasibility` (a solver with [`Objective::feasibility`]): the question of
+/// [`crate::check::opener_within`], asked serially on this thread (so the worker's
+/// CPU time counts it), smallest bucket first, stopping at the first that fails.
+fn can_finish(feasibility: &Solver, opener: GuessId) -> Result<bool, SolveError> {
+    let left = feasibility.config().max_guesses;
+    for (_, b, revealed) in opener_buckets(feasibility, opener) {
+        if left <= 1 || feasibility.cost_below(&b, left - 1, &revealed, INFEASIBLE)? >= INFEASIBLE {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The total and max depth of the optimal tree from `opener`, built from the
+/// solver's transposition table (re-searching what was evicted) and replayed.
+fn optimal_tree_depth(solver: &Solver, opener: GuessId) -> Result<(u64, u8), String> {
+    let game = solver.game();
+    let config = solver.config();
+    let left = config.max_guesses.saturating_sub(1);
+    let mut branches: Vec<(Feedback, crate::tree::Node)> = opener_buckets(solver, opener)
+        .into_iter()
+        .map(|(f, b, revealed)| (f, solver.build(&b, left, &revealed)))
+        .collect();
+    branches.sort_by_key(|(f, _)| *f);
+    let root = crate::tree::Node {
+        guess: opener,
+        branches,
+    };
+    let tree = crate::tree::Tree::new(game, config.hard, config.max_guesses, root)
+        .map_err(|e| format!("{:?}", e.problems.first()))?;
+    let replay = tree.verify(game);
+    if !replay.is_valid() {
+        return Err(format!("{:?}", replay.problems.first()));
+    }
+    Ok((replay.total(), replay.max_depth() as u8))
 }
 
 /// The ranking of an opener set from the records found for it.

@@ -57,6 +57,7 @@
 use crate::feedback::Feedback;
 use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
+use crate::opener_table::{Entry, OpenerTable};
 use crate::play::{self, HistoryError, Step};
 use crate::search::{Config, SolveError, Solver};
 use crate::table::FeedbackTable;
@@ -323,9 +324,43 @@ pub fn review(
     stop: &AtomicBool,
     options: Options,
 ) -> Result<Review, ReviewError> {
+    review_with_table(game, tree, hard, max_guesses, steps, stop, options, None)
+}
+
+/// [`review`], with an opener table ([`crate::opener_table`]): when it is for these
+/// lists (checksum) and rules and holds the exact total of the first guess played,
+/// and that guess is not the tree's, the guess played at step 1 is worth that total
+/// and step 1's buckets are not solved (the search starts at step 2).
+#[allow(clippy::too_many_arguments)]
+pub fn review_with_table(
+    game: &Game,
+    tree: Option<&Tree>,
+    hard: bool,
+    max_guesses: u8,
+    steps: &[Step],
+    stop: &AtomicBool,
+    options: Options,
+    table: Option<&OpenerTable>,
+) -> Result<Review, ReviewError> {
     let (hard, max_guesses) = match tree {
         Some(t) => (t.hard(), t.max_guesses()),
         None => (hard, max_guesses),
+    };
+    // The exact total of the first guess played, from the table.
+    let opener_total = match (table, steps.first()) {
+        (Some(t), Some(s))
+            if t.checksum == game.checksum
+                && t.openers == game.n_guesses()
+                && t.answers == game.n_answers()
+                && t.hard == hard
+                && t.max_guesses == max_guesses =>
+        {
+            match t.get(game.guesses[s.guess.index()]).map(|r| r.entry) {
+                Some(Entry::Exact { total, .. }) => Some(total),
+                _ => None,
+            }
+        }
+        _ => None,
     };
     let history = play::replay(game, steps, hard)?;
     // States before each step and after the last.
@@ -359,6 +394,7 @@ pub fn review(
         small
             || match states[i].2 {
                 None => true,
+                Some(_) if i == 0 && opener_total.is_some() => false,
                 Some(n) => i < steps.len() && steps[i].guess != n.guess,
             }
     });
@@ -441,7 +477,7 @@ pub fn review(
                     beyond,
                 ));
             }
-            if i < steps.len() && others[i].is_none() {
+            if i < steps.len() && others[i].is_none() && !(i == 0 && opener_total.is_some()) {
                 // The value of the player's guess: its buckets other than the
                 // actual one (that one is the next state's best).
                 others[i] = Some(played_buckets(
@@ -494,16 +530,23 @@ pub fn review(
         let (cands, _, _) = &states[i];
         let n = cands.len();
         let (g, v, source, proved, beyond_best) = best[i].expect("every state has a best");
-        let (olo, ohi, beyond) = others[i].expect("every step has its buckets");
         let after = if s.feedback.is_all_green() {
             Value::exact(0, 1)
         } else {
             next_best
         };
-        let played = Value {
-            lo: n as u64 + olo + after.lo,
-            hi: n as u64 + ohi + after.hi,
-            n,
+        let (played, beyond) = match (i, opener_total) {
+            // The table's exact total of the first guess played.
+            (0, Some(total)) if others[0].is_none() => (Value::exact(total, n), false),
+            _ => {
+                let (olo, ohi, beyond) = others[i].expect("every step has its buckets");
+                let played = Value {
+                    lo: n as u64 + olo + after.lo,
+                    hi: n as u64 + ohi + after.hi,
+                    n,
+                };
+                (played, beyond)
+            }
         };
         // A proved optimum cannot be beaten: the player's guess costs at least it
         // (its lower end may be looser when its buckets are ranges). Otherwise the

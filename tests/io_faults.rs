@@ -413,7 +413,13 @@ proptest! {
         ms in 0u64..1u64 << 40,
         cpu_ms in 0u64..1u64 << 40,
         states in any::<u64>(),
+        depth in any::<u8>(),
     ) {
+        // `openers --exact` records a max depth with an exact total.
+        let max_depth = match outcome {
+            Outcome::Exact(_) if max_guesses >= 1 => Some(1 + depth % max_guesses),
+            _ => None,
+        };
         let r = Record {
             opener: Word::parse(&word).unwrap(),
             list,
@@ -425,6 +431,7 @@ proptest! {
             seconds: ms as f64 / 1000.0,
             cpu_seconds: cpu_ms as f64 / 1000.0,
             states,
+            max_depth,
         };
         let back = Record::decode(&r.encode(), Path::new("x")).unwrap();
         prop_assert_eq!(back, r);

@@ -55,6 +55,7 @@ fn settings(hard: bool, cutoff: Option<u64>, top: usize) -> Settings {
         prepass: 4,
         threads: 2,
         memory_limit: 64 << 20,
+        exact: false,
     }
 }
 
@@ -254,6 +255,7 @@ fn record_round_trips_and_rejects_a_bound_below_its_cutoff() {
         seconds: 1.5,
         cpu_seconds: 1.25,
         states: 99,
+        max_depth: None,
     };
     let back = Record::decode(&r.encode(), "x".as_ref()).unwrap();
     assert_eq!(back, r);

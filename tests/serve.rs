@@ -19,6 +19,7 @@ fn app() -> Arc<App> {
         let config = Config {
             lists: vec!["wordle".into(), "nyt".into(), "sowpods".into()],
             tree_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees")],
+            table_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tables")],
             time_limit: Duration::from_secs(5),
             max_searches: 2,
         };
@@ -171,7 +172,20 @@ fn candidates_review_and_opener_values() {
         let (_, v, _) = get("/api/opener?word=salet").await;
         assert_eq!(v["known"], true);
         assert_eq!(v["total"], 7920);
+        // Not the tree's opener: from the shipped (partial) opener table.
         let (_, v, _) = get("/api/opener?word=CRANE").await;
+        assert_eq!(v["known"], true, "{v}");
+        assert_eq!(v["total"], 7930, "{v}");
+        assert_eq!(v["source"], "wordle.normal.csv", "{v}");
+        assert_eq!(v["rank"], 6, "{v}");
+        assert_eq!(v["complete"], false, "{v}");
+        assert!(
+            v["rank_text"].as_str().unwrap().contains("solved so far"),
+            "{v}"
+        );
+        let (_, v, _) = get("/api/opener?word=caret&mode=hard").await;
+        assert_eq!(v["cannot_finish"], true, "{v}");
+        let (_, v, _) = get("/api/opener?word=zymic").await;
         assert_eq!(v["known"], false, "{v}");
         let (status, v, _) = get("/api/opener?word=zzzzz").await;
         assert_eq!(status, StatusCode::BAD_REQUEST);

@@ -21,6 +21,7 @@ use wordle_tree::analysis::{self, Metric};
 use wordle_tree::echo::echo;
 use wordle_tree::format::{file, text};
 use wordle_tree::game::{mode_name, AnswerId, Game, GuessId, ListSource};
+use wordle_tree::opener_table::{self, OpenerTable};
 use wordle_tree::results::write_atomic;
 use wordle_tree::search::{Config, SolveError, Solver};
 use wordle_tree::table::FeedbackTable;
@@ -56,6 +57,10 @@ pub struct Cli {
     /// No progress bar.
     #[arg(long, global = true)]
     quiet: bool,
+    /// Opener table to read exact opener values from (rank --exact, next, play,
+    /// review) instead of the shipped tables/<list>.<normal|hard>.csv.
+    #[arg(long, global = true, value_name = "FILE")]
+    table: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -85,6 +90,10 @@ enum Command {
         top: usize,
         #[arg(long, value_enum, default_value = "table")]
         format: RankFormat,
+        /// Also each opener's exact total, average, max depth and rank, from the
+        /// opener table of the lists and mode (--hard for hard mode).
+        #[arg(long)]
+        exact: bool,
     },
     /// Plays every answer with a heuristic player or a stored tree.
     Simulate {
@@ -206,6 +215,14 @@ enum Command {
         /// the default cutoff.
         #[arg(long, default_value_t = 4)]
         prepass: usize,
+        /// Every opener's exact total, no cutoff (feasibility first: an opener that
+        /// cannot finish is reported as such), with its optimal tree's max depth.
+        #[arg(long, conflicts_with_all = ["cutoff", "top"])]
+        exact: bool,
+        /// With --exact: write the opener table (tables/<list>.<mode>.csv format) of
+        /// the results directory to FILE, atomically; partial while openers are missing.
+        #[arg(long, value_name = "FILE", requires = "exact")]
+        write_table: Option<PathBuf>,
     },
 }
 
@@ -290,13 +307,15 @@ fn run() -> Result<ExitCode> {
         hard: cli.hard,
         quiet: cli.quiet || !std::io::stderr().is_terminal(),
         stop,
+        table: cli.table.as_deref(),
     };
     match &cli.command {
         Command::Rank {
             metric,
             top,
             format,
-        } => rank(&ctx, *metric, *top, *format),
+            exact,
+        } => rank(&ctx, *metric, *top, *format, *exact),
         Command::Simulate { strategy, opener } => simulate(&ctx, strategy, opener.as_deref()),
         Command::Solve {
             opener,
@@ -370,6 +389,8 @@ fn run() -> Result<ExitCode> {
             max_guesses,
             memory,
             prepass,
+            exact,
+            write_table,
         } => openers::run(
             &ctx,
             openers::Args {
@@ -383,6 +404,8 @@ fn run() -> Result<ExitCode> {
                 max_guesses: *max_guesses,
                 memory: *memory,
                 prepass: *prepass,
+                exact: *exact,
+                write_table: write_table.as_deref(),
             },
         ),
     }
@@ -393,6 +416,81 @@ struct Ctx<'a> {
     hard: bool,
     quiet: bool,
     stop: &'static AtomicBool,
+    /// `--table FILE`: the opener table to read instead of the shipped one.
+    table: Option<&'a Path>,
+}
+
+/// Where shipped files (`trees`, `tables`) are looked for: `./<what>`, beside the
+/// executable (any ancestor of it), the source checkout it was built from.
+fn shipped_dirs(what: &str) -> Vec<PathBuf> {
+    let mut dirs = vec![PathBuf::from(what)];
+    if let Ok(exe) = std::env::current_exe() {
+        dirs.extend(exe.ancestors().skip(1).map(|d| d.join(what)));
+    }
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(what));
+    dirs
+}
+
+/// The opener table for the lists and mode in use (at most 6 guesses): `--table
+/// FILE`, else the shipped `tables/<list>.<mode>.csv` if there is one. A table that
+/// is damaged or for other lists or rules is an error naming the file.
+fn opener_table(ctx: &Ctx) -> Result<Option<(OpenerTable, PathBuf)>> {
+    Ok(match ctx.table {
+        Some(p) => Some((
+            OpenerTable::load_for(p, ctx.game, ctx.hard, wordle_tree::check::GAME_LIMIT)?,
+            p.to_path_buf(),
+        )),
+        None => opener_table::find_shipped(&shipped_dirs("tables"), ctx.game, ctx.hard)?,
+    })
+}
+
+/// One line on an opener's exact value from a table: `opener crane: exact total
+/// 7962 (3.4393 on average, at most 5 guesses), rank 12 of 12972 openers (FILE)`.
+fn opener_line(table: &OpenerTable, file: &Path, opener: Word) -> String {
+    match table.get(opener) {
+        Some(row) => match row.entry {
+            opener_table::Entry::Exact { total, max_depth } => format!(
+                "opener {opener}: exact total {total} ({} on average, at most {max_depth} guesses), {} ({})",
+                opener_table::average(total, table.answers),
+                table.rank_text(row),
+                file.display()
+            ),
+            opener_table::Entry::CannotFinish => format!(
+                "opener {opener}: {} ({})",
+                table.rank_text(row),
+                file.display()
+            ),
+        },
+        None => format!(
+            "opener {opener}: not in the opener table yet ({} of {} openers solved; {})",
+            table.solved(),
+            table.openers,
+            file.display()
+        ),
+    }
+}
+
+/// The JSON of an opener's value from a table (`null` fields where unknown).
+fn opener_json(table: &OpenerTable, file: &Path, opener: Word) -> serde_json::Value {
+    let row = table.get(opener);
+    let (total, depth) = match row.map(|r| r.entry) {
+        Some(opener_table::Entry::Exact { total, max_depth }) => (Some(total), Some(max_depth)),
+        _ => (None, None),
+    };
+    serde_json::json!({
+        "opener": opener.to_string(),
+        "in_table": row.is_some(),
+        "total": total,
+        "expected_guesses": total.map(|t| t as f64 / table.answers as f64),
+        "max_depth": depth,
+        "cannot_finish": row.is_some_and(|r| r.entry == opener_table::Entry::CannotFinish),
+        "rank": row.and_then(|r| r.rank),
+        "tied": row.map(|r| r.tied),
+        "solved": table.solved(),
+        "openers": table.openers,
+        "complete": table.is_complete(),
+        "table": file.display().to_string(),
+    })
 }
 
 /// Set by SIGINT or SIGTERM.
@@ -452,7 +550,7 @@ fn describe(game: &Game, hard: bool) -> String {
     )
 }
 
-fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCode> {
+fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat, exact: bool) -> Result<ExitCode> {
     let game = ctx.game;
     let t = Instant::now();
     let table = FeedbackTable::build(game);
@@ -463,24 +561,48 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
     } else {
         top.min(scores.len())
     };
+    let exact_table = if exact {
+        Some(opener_table(ctx)?.with_context(|| {
+            format!(
+                "no opener table for {} in {} mode: looked for {} in ./tables, beside the executable and in {}/tables; pass --table FILE or build one (`openers --exact --write-table FILE`, see README.md)",
+                game.list_tag(),
+                mode_name(ctx.hard),
+                opener_table::shipped_name(game, ctx.hard),
+                env!("CARGO_MANIFEST_DIR")
+            )
+        })?)
+    } else {
+        None
+    };
+    let row_of = |g: GuessId| {
+        exact_table
+            .as_ref()
+            .and_then(|(t, _)| t.get(game.guesses[g.index()]))
+    };
+    let partial = exact_table.as_ref().is_some_and(|(t, _)| !t.is_complete());
     match fmt {
         RankFormat::Table => {
             outln!(
                 "{}; ranked by {metric:?}",
                 describe(game, false).replace(", normal mode", "")
             );
-            outln!(
+            let mut head = format!(
                 "{:>5}  {:<5}  {:>6}  {:>9}  {:>8}  {:>7}  {:>9}",
-                "rank",
-                "guess",
-                "worst",
-                "expected",
-                "entropy",
-                "buckets",
-                "frequency"
+                "rank", "guess", "worst", "expected", "entropy", "buckets", "frequency"
             );
+            if let Some((t, file)) = &exact_table {
+                outln!("exact totals from {}: {}", file.display(), t.describe());
+                head += &format!(
+                    "  {:>6}  {:>7}  {:>5}  {:>10}",
+                    "total", "average", "depth", "exact rank"
+                );
+            }
+            outln!("{head}");
+            // Footnotes owed: a starred (partial) rank, an unsolved opener, one that
+            // cannot finish.
+            let (mut starred, mut unsolved, mut cannot) = (false, false, false);
             for (i, s) in scores[..shown].iter().enumerate() {
-                outln!(
+                let mut line = format!(
                     "{:>5}  {:<5}  {:>6}  {:>9.3}  {:>8.4}  {:>7}  {:>9.4}",
                     i + 1,
                     game.guesses[s.guess.index()],
@@ -490,6 +612,45 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
                     s.buckets,
                     s.frequency
                 );
+                if exact_table.is_some() {
+                    line += &match row_of(s.guess).map(|r| (r.entry, r.rank)) {
+                        Some((opener_table::Entry::Exact { total, max_depth }, Some(rank))) => {
+                            starred |= partial;
+                            format!(
+                                "  {total:>6}  {:>7}  {max_depth:>5}  {:>10}",
+                                opener_table::average(total, game.n_answers()),
+                                format!("{rank}{}", if partial { "*" } else { "" })
+                            )
+                        }
+                        Some(_) => {
+                            cannot = true;
+                            format!("  {:>6}  {:>7}  {:>5}  {:>10}", "-", "-", "-", "can't end")
+                        }
+                        None => {
+                            unsolved = true;
+                            format!("  {:>6}  {:>7}  {:>5}  {:>10}", "?", "?", "?", "?")
+                        }
+                    };
+                }
+                outln!("{line}");
+            }
+            if let Some((t, _)) = &exact_table {
+                if starred {
+                    outln!(
+                        "* rank among the {} openers solved so far, of {} (the table is partial: not a proved rank)",
+                        t.solved(),
+                        t.openers
+                    );
+                }
+                if unsolved {
+                    outln!("? not in the table yet (the table is partial)");
+                }
+                if cannot {
+                    outln!(
+                        "can't end: cannot find every answer within {} guesses",
+                        t.max_guesses
+                    );
+                }
             }
             outln!(
                 "{} guesses scored in {:.3} s",
@@ -498,9 +659,13 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
             );
         }
         RankFormat::Csv => {
-            outln!("rank,guess,worst,expected,entropy,buckets,frequency");
+            if exact_table.is_some() {
+                outln!("rank,guess,worst,expected,entropy,buckets,frequency,total,average,max_depth,exact_rank,exact_rank_proved");
+            } else {
+                outln!("rank,guess,worst,expected,entropy,buckets,frequency");
+            }
             for (i, s) in scores[..shown].iter().enumerate() {
-                outln!(
+                let mut line = format!(
                     "{},{},{},{:.6},{:.6},{},{:.6}",
                     i + 1,
                     game.guesses[s.guess.index()],
@@ -510,6 +675,20 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
                     s.buckets,
                     s.frequency
                 );
+                if exact_table.is_some() {
+                    line += &match row_of(s.guess).map(|r| (r.entry, r.rank)) {
+                        Some((opener_table::Entry::Exact { total, max_depth }, Some(rank))) => {
+                            format!(
+                                ",{total},{},{max_depth},{rank},{}",
+                                opener_table::average(total, game.n_answers()),
+                                if partial { "no" } else { "yes" }
+                            )
+                        }
+                        Some(_) => ",cannot finish,,,,".to_string(),
+                        None => ",,,,,".to_string(),
+                    };
+                }
+                outln!("{line}");
             }
         }
         RankFormat::Json => {
@@ -519,7 +698,11 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat) -> Result<ExitCo
                 .map(|(i, s)| {
                     let mut v = serde_json::to_value(s).expect("scores serialise");
                     v["rank"] = (i + 1).into();
-                    v["guess"] = game.guesses[s.guess.index()].to_string().into();
+                    let word = game.guesses[s.guess.index()];
+                    v["guess"] = word.to_string().into();
+                    if let Some((t, file)) = &exact_table {
+                        v["exact"] = opener_json(t, file, word);
+                    }
                     v
                 })
                 .collect();

@@ -276,6 +276,33 @@ impl<'a> Helper<'a> {
         Ok(advice)
     }
 
+    /// The player's own opener, when it is not the tree's: the first guess played
+    /// (or, before any, the chosen `--opener`).
+    fn own_opener(&self, steps: &[Step]) -> Option<GuessId> {
+        let first = steps.first().map(|s| s.guess);
+        match self.guide {
+            Guide::Tree(t) => first.filter(|&g| g != t.root().guess),
+            Guide::Solve { opener, .. } => first.or(opener).filter(|_| opener.is_some()),
+        }
+    }
+
+    /// The exact value and rank of the player's own opener from the opener table,
+    /// when there is one (`--table`, or shipped for the lists and mode): the line to
+    /// print and its JSON.
+    fn opener_value(&self, steps: &[Step]) -> Result<Option<(String, serde_json::Value)>> {
+        let Some(g) = self.own_opener(steps) else {
+            return Ok(None);
+        };
+        let Some((table, file)) = super::opener_table(self.ctx)? else {
+            return Ok(None);
+        };
+        let w = self.game.guesses[g.index()];
+        Ok(Some((
+            super::opener_line(&table, &file, w),
+            super::opener_json(&table, &file, w),
+        )))
+    }
+
     fn word(&self, g: GuessId) -> String {
         self.game.guesses[g.index()].to_string()
     }
@@ -353,6 +380,7 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
         .collect::<Result<Vec<_>, _>>()?;
     let loaded = Loaded::new(ctx, args.tree.as_deref(), args.opener.as_deref())?;
     let helper = Helper::new(ctx, &loaded, args.time_limit);
+    let opener_value = helper.opener_value(&steps)?;
     let t = Instant::now();
     let advice = helper.advise(&steps)?;
     let ms = t.elapsed().as_secs_f64() * 1e3;
@@ -361,11 +389,17 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
         Advice::Solved { answer, guesses } => {
             let answer = game.answers[answer.index()].to_string();
             if args.json {
-                let v = serde_json::json!({
+                let mut v = serde_json::json!({
                     "history": history, "found": true, "answer": answer, "guesses": guesses,
                 });
+                if let Some((_, json)) = &opener_value {
+                    v["opener_value"] = json.clone();
+                }
                 outln!("{v}");
             } else {
+                if let Some((line, _)) = &opener_value {
+                    outln!("{line}");
+                }
                 outln!("solved: the answer is {answer}, found in {guesses} guesses");
             }
         }
@@ -408,7 +442,7 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                         Some(m.source.proven_optimal()),
                     ),
                 };
-                let v = serde_json::json!({
+                let mut v = serde_json::json!({
                     "history": history,
                     "found": false,
                     "guess": guess,
@@ -423,8 +457,14 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                     "lower_bound": lower_bound,
                     "note": note,
                 });
+                if let Some((_, json)) = &opener_value {
+                    v["opener_value"] = json.clone();
+                }
                 outln!("{v}");
             } else {
+                if let Some((line, _)) = &opener_value {
+                    outln!("{line}");
+                }
                 if let Some(note) = note {
                     outln!("{note}");
                 }
@@ -547,7 +587,16 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut line = Vec::new();
+    // The own opener whose exact value was last printed.
+    let mut told: Option<GuessId> = None;
     loop {
+        let own = helper.own_opener(&steps);
+        if own.is_some() && own != told {
+            if let Some((text, _)) = helper.opener_value(&steps)? {
+                outln!("{text}");
+            }
+            told = own;
+        }
         let t = Instant::now();
         let m = match helper.advise(&steps) {
             Ok(Advice::Play(m)) => m,
@@ -666,6 +715,9 @@ fn play_itself(helper: &Helper, answer: AnswerId) -> Result<ExitCode> {
     let game = helper.game;
     let word = game.answers[answer.index()];
     let mut steps: Vec<Step> = Vec::new();
+    if let Some((text, _)) = helper.opener_value(&steps)? {
+        outln!("{text}");
+    }
     loop {
         match helper.advise(&steps)? {
             Advice::Solved { guesses, .. } => {

@@ -7,6 +7,7 @@ use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use wordle_tree::opener_table::{Entry, OpenerTable};
 use wordle_tree::openers::{self, OpenersDir, Settings, Shard, Tally};
 use wordle_tree::table::FeedbackTable;
 
@@ -22,6 +23,8 @@ pub(super) struct Args<'a> {
     pub max_guesses: u8,
     pub memory: usize,
     pub prepass: usize,
+    pub exact: bool,
+    pub write_table: Option<&'a Path>,
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -66,6 +69,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             prepass: a.prepass,
             threads: rayon::current_num_threads(),
             memory_limit: super::memory_bytes(a.memory)?,
+            exact: a.exact,
         };
         let bar = super::progress_bar(ctx.quiet, "openers");
         let show = |t: &Tally| {
@@ -124,6 +128,39 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     if a.merge {
         for w in &scan.warnings {
             errln!("warning: {w}");
+        }
+    }
+    if a.exact {
+        let (table, left_out) =
+            OpenerTable::from_records(game, ctx.hard, a.max_guesses, &scan.records);
+        outln!("exact: {}", table.describe());
+        let cannot = table
+            .rows()
+            .iter()
+            .filter(|r| r.entry == Entry::CannotFinish)
+            .count();
+        if cannot > 0 {
+            outln!(
+                "{cannot} openers cannot find every answer within {} guesses",
+                a.max_guesses
+            );
+        }
+        if left_out > 0 {
+            outln!(
+                "{left_out} results in the directory are not exact or lack the max depth (rerun openers --exact to complete them)"
+            );
+        }
+        if let Some(path) = a.write_table {
+            table.save(path)?;
+            outln!(
+                "table written to {} ({})",
+                path.display(),
+                if table.is_complete() {
+                    "complete"
+                } else {
+                    "partial: run the missing openers, then write it again"
+                }
+            );
         }
     }
     let ranking = openers::Ranking::new(game, &set, &scan.records);

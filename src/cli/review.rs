@@ -81,7 +81,15 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs) -> Result<ExitCode> {
         // Shipped trees are `solve` outputs, optimal from their opener.
         tree_optimal: args.tree.is_none(),
     };
-    let r = review::review(
+    // The player's own opener is read from the opener table when there is one.
+    let own_opener = steps
+        .first()
+        .filter(|s| tree.as_ref().is_none_or(|(t, _)| t.root().guess != s.guess));
+    let table = match own_opener {
+        Some(_) => super::opener_table(ctx)?,
+        None => None,
+    };
+    let r = review::review_with_table(
         game,
         tree.as_ref().map(|(t, _)| t),
         ctx.hard,
@@ -89,6 +97,7 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs) -> Result<ExitCode> {
         &steps,
         ctx.stop,
         options,
+        table.as_ref().map(|(t, _)| t),
     );
     if ctx.stop.load(Ordering::Relaxed) {
         return Err(SolveError::Interrupted.into());
@@ -98,10 +107,16 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs) -> Result<ExitCode> {
         outln!("{}", r.to_json(game));
         return Ok(ExitCode::SUCCESS);
     }
-    let source = match &tree {
+    let mut source = match &tree {
         Some((_, p)) => format!("tree {}", p.display()),
         None => "no tree: every state solved".to_string(),
     };
+    if let (Some(s), Some((t, p))) = (own_opener, &table) {
+        let w = game.guesses[s.guess.index()];
+        if t.get(w).is_some() {
+            source += &format!(", opener {w} from {}", p.display());
+        }
+    }
     outln!(
         "review: lists {}, {} mode, {source}",
         game.name,

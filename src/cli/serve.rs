@@ -6,7 +6,6 @@ use super::next::parse_seconds;
 use super::Ctx;
 use anyhow::{Context, Result};
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -30,22 +29,12 @@ pub struct ServeArgs {
     max_searches: Option<usize>,
 }
 
-/// Where shipped trees are looked for: ./trees, beside the executable (any ancestor),
-/// the source checkout.
-fn tree_dirs() -> Vec<PathBuf> {
-    let mut dirs = vec![PathBuf::from("trees")];
-    if let Ok(exe) = std::env::current_exe() {
-        dirs.extend(exe.ancestors().skip(1).map(|d| d.join("trees")));
-    }
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("trees"));
-    dirs
-}
-
 pub fn run(ctx: &Ctx, args: &ServeArgs) -> Result<ExitCode> {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let config = Config {
         lists: vec!["wordle".into(), "nyt".into()],
-        tree_dirs: tree_dirs(),
+        tree_dirs: super::shipped_dirs("trees"),
+        table_dirs: super::shipped_dirs("tables"),
         time_limit: args.time_limit,
         max_searches: args.max_searches.unwrap_or(cores).max(1),
     };

@@ -9,7 +9,8 @@
 //! - `/api/next?list&mode&history` the next guess (as `next --json`), or the answer;
 //! - `/api/candidates?list&mode&history` the candidates left;
 //! - `/api/review?list&mode&history` the exact review ([`crate::review`]);
-//! - `/api/opener?list&mode&word` an opener's exact total where the tree has it.
+//! - `/api/opener?list&mode&word` an opener's exact total where the tree (its root)
+//!   or the opener table of the list and mode (`tables/`) has it, with its rank.
 //!
 //! Invariants: every bad request (unknown list or mode, bad token, inconsistent or
 //! over-long history, unknown route) gets a 4xx answer with a JSON `{"error": ...}`;
@@ -25,6 +26,7 @@
 //! shared read-only. Each response carries `Server-Timing: app;dur=<ms>`.
 
 use crate::game::{AnswerId, Game, ListSource};
+use crate::opener_table::{Entry, OpenerTable};
 use crate::play::{self, Advice, AdviceError, Guide, Position, Proof, Source, Step};
 use crate::review::{self, Options};
 use crate::tree::Tree;
@@ -60,6 +62,9 @@ pub struct Config {
     pub lists: Vec<String>,
     /// Directories searched for `salet.<mode>.<list>.tree`, in order.
     pub tree_dirs: Vec<PathBuf>,
+    /// Directories searched for opener tables `<list>.<mode>.csv`, in order
+    /// ([`crate::opener_table::find_shipped`]); none found is fine.
+    pub table_dirs: Vec<PathBuf>,
     /// Deadline of each request's search.
     pub time_limit: Duration,
     /// Searches running at once (each on the blocking pool).
@@ -71,6 +76,8 @@ pub struct Setup {
     pub game: Game,
     pub tree: Tree,
     pub tree_file: PathBuf,
+    /// The opener table of the lists and mode, if one was found, and its file.
+    pub table: Option<(OpenerTable, PathBuf)>,
 }
 
 /// The shared state of the server.
@@ -124,12 +131,15 @@ impl App {
                         mode_name(tree.hard())
                     )));
                 }
+                let table = crate::opener_table::find_shipped(&config.table_dirs, &game, hard)
+                    .map_err(|e| ServeError::Load(e.to_string()))?;
                 setups.insert(
                     (list.clone(), hard),
                     Arc::new(Setup {
                         game,
                         tree,
                         tree_file: file,
+                        table,
                     }),
                 );
             }
@@ -467,7 +477,7 @@ async fn review_route(State(app): State<Arc<App>>, raw: Params) -> Result<Respon
             ties: false,
             tree_optimal: true,
         };
-        review::review(
+        review::review_with_table(
             &su.game,
             Some(&su.tree),
             su.tree.hard(),
@@ -475,6 +485,7 @@ async fn review_route(State(app): State<Arc<App>>, raw: Params) -> Result<Respon
             &steps,
             app.stop,
             options,
+            su.table.as_ref().map(|(t, _)| t),
         )
         .map(|r| r.to_json(&su.game))
     })
@@ -514,13 +525,46 @@ async fn opener(State(app): State<Arc<App>>, raw: Params) -> Result<Response, Ap
             "expected_guesses": total as f64 / game.n_answers() as f64,
             "source": file_name(&setup.tree_file),
         })
+    } else if let Some(row) = setup.table.as_ref().and_then(|(t, _)| t.get(word)) {
+        let (t, file) = setup.table.as_ref().expect("just found");
+        match row.entry {
+            Entry::Exact { total, max_depth } => json!({
+                "opener": word.to_string(),
+                "known": true,
+                "total": total,
+                "expected_guesses": total as f64 / game.n_answers() as f64,
+                "max_depth": max_depth,
+                "rank": row.rank,
+                "tied": row.tied,
+                "solved": t.solved(),
+                "openers": t.openers,
+                "complete": t.is_complete(),
+                "rank_text": t.rank_text(row),
+                "source": file_name(file),
+            }),
+            Entry::CannotFinish => json!({
+                "opener": word.to_string(),
+                "known": true,
+                "cannot_finish": true,
+                "note": t.rank_text(row),
+                "source": file_name(file),
+            }),
+        }
     } else {
         json!({
             "opener": word.to_string(),
             "known": false,
             "note": format!(
-                "no stored value: the tree is from {}; `wordle-tree solve --opener {word}` computes it",
-                game.guesses[root.guess.index()]
+                "no stored value: the tree is from {}{}; `wordle-tree solve --opener {word}` computes it",
+                game.guesses[root.guess.index()],
+                match &setup.table {
+                    Some((t, _)) => format!(
+                        " and the opener table has {} of {} openers so far",
+                        t.solved(),
+                        t.openers
+                    ),
+                    None => String::new(),
+                }
             ),
         })
     };

@@ -1,0 +1,709 @@
+//! Opener tables: the exact total of many openers of one game and mode, as a small
+//! text file (`tables/<list>.<normal|hard>.csv`), written from an `openers --exact`
+//! results directory and read by `rank --exact`, `next`, `play`, `review` and
+//! `serve`.
+//!
+//! Owns the format, its parser (bad-input rules: a one-line error naming the file and
+//! line), its writer, building a table from [`crate::openers::Record`]s, matching a
+//! table to the game in use and the wording of a rank.
+//!
+//! Format (version 1): `# key=value` header lines, then one CSV header line, then one
+//! row per solved opener:
+//! ```text
+//! # format=wordle-tree-opener-table 1
+//! # list=wordle
+//! # checksum=2c515ee34bc21a6e
+//! # mode=normal
+//! # max_guesses=6
+//! # answers=2315
+//! # openers=12972
+//! # solved=3
+//! # complete=no
+//! rank,opener,total,average,max_depth
+//! 1,salet,7920,3.4212,5
+//! 2,crane,7962,3.4393,5
+//! -,xylyl,cannot finish within 6,-,-
+//! ```
+//! `openers` is how many openers the game allows, `solved` how many rows follow;
+//! `complete=yes` exactly when every allowed opener has a row. Rows with a total come
+//! first, by total then opener; ties share a rank (the rank is one more than the
+//! number of rows with a smaller total); openers that cannot find every answer
+//! within `max_guesses` follow, by opener, without a rank. `average` is the total over
+//! the answers to 4 decimals; `max_depth` is the most guesses an answer needs in the
+//! optimal tree the solver found (other optimal trees may need more or fewer).
+//!
+//! Invariants: a table is matched to a game by the lists' checksum
+//! ([`crate::game::Game::checksum`]), the mode and the maximum guesses, never by the
+//! list's name alone; the parser checks every derived column (rank, average, counts,
+//! order), so a hand-edited or damaged file is refused, not misread. A partial table
+//! (`complete=no`) never yields a proved rank: [`OpenerTable::rank_text`] says "among
+//! the N openers solved so far".
+
+use crate::game::{mode_name, parse_mode, Game, GuessId};
+use crate::openers::{Outcome, Record};
+use crate::word::Word;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// The first header line names the format and its version.
+pub const FORMAT: &str = "wordle-tree-opener-table";
+/// The version this build writes and reads.
+pub const VERSION: u32 = 1;
+/// The CSV header line.
+pub const COLUMNS: &str = "rank,opener,total,average,max_depth";
+/// A complete table of the largest shipped game is about 450 KB; anything over this
+/// is not a table.
+pub const MAX_FILE: u64 = 16 << 20;
+
+/// What can go wrong reading or matching a table. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("{0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    #[error("{file}:{line}: {why}")]
+    Bad {
+        file: PathBuf,
+        line: usize,
+        why: String,
+    },
+    #[error("{file}: an opener table of other lists ({theirs}, checksum {their_sum:016x}) than the ones in use ({ours}, checksum {our_sum:016x})")]
+    OtherLists {
+        file: PathBuf,
+        theirs: String,
+        their_sum: u64,
+        ours: String,
+        our_sum: u64,
+    },
+    #[error("{file}: an opener table for {theirs}, but {ours} is in use")]
+    OtherRules {
+        file: PathBuf,
+        theirs: String,
+        ours: String,
+    },
+}
+
+/// What a table says about one opener.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// The exact least total, and the deepest answer of the optimal tree found.
+    Exact { total: u64, max_depth: u8 },
+    /// No tree from this opener finds every answer within the maximum guesses.
+    CannotFinish,
+}
+
+/// One row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub opener: Word,
+    pub entry: Entry,
+    /// One more than the rows with a smaller total (`None` for [`Entry::CannotFinish`]).
+    pub rank: Option<usize>,
+    /// Rows sharing this total (1 when alone; 0 for [`Entry::CannotFinish`]).
+    pub tied: usize,
+}
+
+/// An opener table (see the module doc).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenerTable {
+    /// The list name (informative; matching is by `checksum`).
+    pub list: String,
+    pub checksum: u64,
+    pub hard: bool,
+    pub max_guesses: u8,
+    pub answers: usize,
+    /// How many openers the game allows.
+    pub openers: usize,
+    /// Ranked rows, then the openers that cannot finish.
+    rows: Vec<Row>,
+    index: HashMap<Word, usize>,
+}
+
+/// The rules of a table or game, for messages: `normal mode, at most 6 guesses`.
+fn rules(hard: bool, max_guesses: u8) -> String {
+    format!("{} mode, at most {max_guesses} guesses", mode_name(hard))
+}
+
+impl OpenerTable {
+    /// A table from the entries of some openers (any order): sorted, ranked.
+    pub fn new(
+        game: &Game,
+        hard: bool,
+        max_guesses: u8,
+        entries: impl IntoIterator<Item = (Word, Entry)>,
+    ) -> OpenerTable {
+        OpenerTable {
+            list: game.list_tag(),
+            checksum: game.checksum,
+            hard,
+            max_guesses,
+            answers: game.n_answers(),
+            openers: game.n_guesses(),
+            rows: Vec::new(),
+            index: HashMap::new(),
+        }
+        .with_rows(entries)
+    }
+
+    /// This table's header with rows made from `entries` (sorted and ranked).
+    fn with_rows(mut self, entries: impl IntoIterator<Item = (Word, Entry)>) -> OpenerTable {
+        let mut exact: Vec<(u64, Word, u8)> = Vec::new();
+        let mut cannot: Vec<Word> = Vec::new();
+        for (w, e) in entries {
+            match e {
+                Entry::Exact { total, max_depth } => exact.push((total, w, max_depth)),
+                Entry::CannotFinish => cannot.push(w),
+            }
+        }
+        exact.sort();
+        cannot.sort();
+        let mut rows: Vec<Row> = Vec::with_capacity(exact.len() + cannot.len());
+        let mut i = 0;
+        while i < exact.len() {
+            let j = i + exact[i..].iter().take_while(|e| e.0 == exact[i].0).count();
+            for &(total, opener, max_depth) in &exact[i..j] {
+                rows.push(Row {
+                    opener,
+                    entry: Entry::Exact { total, max_depth },
+                    rank: Some(i + 1),
+                    tied: j - i,
+                });
+            }
+            i = j;
+        }
+        rows.extend(cannot.into_iter().map(|opener| Row {
+            opener,
+            entry: Entry::CannotFinish,
+            rank: None,
+            tied: 0,
+        }));
+        self.index = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.opener, i))
+            .collect();
+        self.rows = rows;
+        self
+    }
+
+    /// The table of what `records` (an `openers` results directory scan) settle:
+    /// exact totals with their max depth, and openers that cannot finish. Lower
+    /// bounds, and exact totals of files written before the max depth was recorded,
+    /// are left out (an `openers --exact` run completes them). Also returns how many
+    /// records were left out.
+    pub fn from_records(
+        game: &Game,
+        hard: bool,
+        max_guesses: u8,
+        records: &BTreeMap<GuessId, Record>,
+    ) -> (OpenerTable, usize) {
+        let mut left_out = 0;
+        let entries: Vec<(Word, Entry)> = records
+            .iter()
+            .filter_map(|(&g, r)| {
+                let w = game.guesses[g.index()];
+                let e = match (r.outcome, r.max_depth) {
+                    (Outcome::Exact(total), Some(max_depth)) => Entry::Exact { total, max_depth },
+                    (Outcome::CannotFinish, _) => Entry::CannotFinish,
+                    _ => {
+                        left_out += 1;
+                        return None;
+                    }
+                };
+                Some((w, e))
+            })
+            .collect();
+        (OpenerTable::new(game, hard, max_guesses, entries), left_out)
+    }
+
+    /// Rows in table order.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// Openers with a row.
+    pub fn solved(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// True when every allowed opener has a row: ranks are then proved.
+    pub fn is_complete(&self) -> bool {
+        self.rows.len() == self.openers
+    }
+
+    /// The row of `opener`, if it was solved.
+    pub fn get(&self, opener: Word) -> Option<&Row> {
+        self.index.get(&opener).map(|&i| &self.rows[i])
+    }
+
+    /// "rank 3 of 12972 openers (tied with 1 other)", or for a partial table "rank 3
+    /// among the 30 openers solved so far (of 12972; not a proved rank)"; for an
+    /// opener that cannot finish, what it cannot do.
+    pub fn rank_text(&self, row: &Row) -> String {
+        let Some(rank) = row.rank else {
+            return format!(
+                "cannot find every answer within {} guesses",
+                self.max_guesses
+            );
+        };
+        let ties = match row.tied {
+            0 | 1 => String::new(),
+            2 => " (tied with 1 other)".to_string(),
+            n => format!(" (tied with {} others)", n - 1),
+        };
+        if self.is_complete() {
+            format!("rank {rank} of {} openers{ties}", self.openers)
+        } else {
+            format!(
+                "rank {rank}{ties} among the {} openers solved so far (of {}; the table is partial, so not a proved rank)",
+                self.solved(),
+                self.openers
+            )
+        }
+    }
+
+    /// One line about the table: what it covers and whether it is complete.
+    pub fn describe(&self) -> String {
+        format!(
+            "lists {}, {}: {} of {} openers solved ({})",
+            self.list,
+            rules(self.hard, self.max_guesses),
+            self.solved(),
+            self.openers,
+            if self.is_complete() {
+                "complete"
+            } else {
+                "partial"
+            }
+        )
+    }
+
+    /// The file text (see the module doc).
+    pub fn encode(&self) -> String {
+        let mut out = format!(
+            "# format={FORMAT} {VERSION}\n# list={}\n# checksum={:016x}\n# mode={}\n# max_guesses={}\n# answers={}\n# openers={}\n# solved={}\n# complete={}\n{COLUMNS}\n",
+            self.list,
+            self.checksum,
+            mode_name(self.hard),
+            self.max_guesses,
+            self.answers,
+            self.openers,
+            self.solved(),
+            if self.is_complete() { "yes" } else { "no" }
+        );
+        for r in &self.rows {
+            out += &match (r.entry, r.rank) {
+                (Entry::Exact { total, max_depth }, Some(rank)) => format!(
+                    "{rank},{},{total},{},{max_depth}\n",
+                    r.opener,
+                    average(total, self.answers)
+                ),
+                _ => format!(
+                    "-,{},cannot finish within {},-,-\n",
+                    r.opener, self.max_guesses
+                ),
+            };
+        }
+        out
+    }
+
+    /// Parses a table's text (`file` only names it in errors).
+    pub fn decode(text: &str, file: &Path) -> Result<OpenerTable, TableError> {
+        let bad = |line: usize, why: String| TableError::Bad {
+            file: file.into(),
+            line,
+            why,
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let mut header: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
+        let mut at = 0;
+        while at < lines.len() && lines[at].starts_with('#') {
+            let n = at + 1;
+            let body = lines[at][1..].trim();
+            let (k, v) = body.split_once('=').ok_or_else(|| {
+                bad(
+                    n,
+                    format!(
+                        "expected '# key=value', got '{}'",
+                        crate::echo::echo(lines[at])
+                    ),
+                )
+            })?;
+            let (k, v) = (k.trim(), v.trim());
+            if n == 1 && k != "format" {
+                return Err(bad(
+                    n,
+                    format!(
+                        "not an opener table: the first line must be '# format={FORMAT} {VERSION}'"
+                    ),
+                ));
+            }
+            if let Some((first, _)) = header.insert(k, (n, v)) {
+                return Err(bad(
+                    n,
+                    format!(
+                        "'{}' appears twice (first on line {first})",
+                        crate::echo::echo(k)
+                    ),
+                ));
+            }
+            at += 1;
+        }
+        if header.is_empty() {
+            return Err(bad(
+                1,
+                format!(
+                    "not an opener table: the first line must be '# format={FORMAT} {VERSION}'"
+                ),
+            ));
+        }
+        let end_of_header = at;
+        let get = |k: &str| -> Result<(usize, &str), TableError> {
+            header
+                .get(k)
+                .copied()
+                .ok_or_else(|| bad(end_of_header + 1, format!("missing header '# {k}=...'")))
+        };
+        let number = |k: &str| -> Result<(usize, u64), TableError> {
+            let (n, v) = get(k)?;
+            v.parse().map(|x| (n, x)).map_err(|_| {
+                bad(
+                    n,
+                    format!("'{k}' is not a whole number: '{}'", crate::echo::echo(v)),
+                )
+            })
+        };
+        let (n, format) = get("format")?;
+        let version = format
+            .strip_prefix(FORMAT)
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .ok_or_else(|| {
+                bad(
+                    n,
+                    format!("format '{}' is not {FORMAT} N", crate::echo::echo(format)),
+                )
+            })?;
+        if version != VERSION {
+            return Err(bad(
+                n,
+                format!("format version {version} (this build reads version {VERSION})"),
+            ));
+        }
+        for k in header.keys() {
+            const KNOWN: [&str; 9] = [
+                "format",
+                "list",
+                "checksum",
+                "mode",
+                "max_guesses",
+                "answers",
+                "openers",
+                "solved",
+                "complete",
+            ];
+            if !KNOWN.contains(k) {
+                return Err(bad(
+                    header[k].0,
+                    format!("unknown header '{}'", crate::echo::echo(k)),
+                ));
+            }
+        }
+        let (_, list) = get("list")?;
+        if list.is_empty() || !list.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+            return Err(bad(
+                get("list")?.0,
+                format!("bad list name '{}'", crate::echo::echo(list)),
+            ));
+        }
+        let (n, sum) = get("checksum")?;
+        let checksum = u64::from_str_radix(sum, 16)
+            .ok()
+            .filter(|_| sum.len() == 16)
+            .ok_or_else(|| {
+                bad(
+                    n,
+                    format!(
+                        "checksum '{}' is not 16 hexadecimal digits",
+                        crate::echo::echo(sum)
+                    ),
+                )
+            })?;
+        let (n, mode) = get("mode")?;
+        let hard = parse_mode(mode).ok_or_else(|| {
+            bad(
+                n,
+                format!(
+                    "unknown mode '{}' (normal or hard)",
+                    crate::echo::echo(mode)
+                ),
+            )
+        })?;
+        let (n, max_guesses) = number("max_guesses")?;
+        if !(1..=10).contains(&max_guesses) {
+            return Err(bad(
+                n,
+                format!("max_guesses {max_guesses} is not from 1 to 10"),
+            ));
+        }
+        let max_guesses = max_guesses as u8;
+        let (n, answers) = number("answers")?;
+        if answers == 0 || answers > u16::MAX as u64 {
+            return Err(bad(n, format!("answers {answers} is not from 1 to 65535")));
+        }
+        let answers = answers as usize;
+        let (n, openers) = number("openers")?;
+        if openers == 0 || openers > u16::MAX as u64 {
+            return Err(bad(n, format!("openers {openers} is not from 1 to 65535")));
+        }
+        let openers = openers as usize;
+        let (solved_line, solved) = number("solved")?;
+        let (complete_line, complete) = get("complete")?;
+        let complete = match complete {
+            "yes" => true,
+            "no" => false,
+            other => {
+                return Err(bad(
+                    complete_line,
+                    format!(
+                        "complete must be 'yes' or 'no', not '{}'",
+                        crate::echo::echo(other)
+                    ),
+                ))
+            }
+        };
+        match lines.get(at) {
+            Some(l) if l.trim() == COLUMNS => at += 1,
+            Some(l) => {
+                return Err(bad(
+                    at + 1,
+                    format!(
+                        "expected the columns '{COLUMNS}', got '{}'",
+                        crate::echo::echo(l)
+                    ),
+                ))
+            }
+            None => {
+                return Err(bad(
+                    at.max(1),
+                    format!("missing the columns line '{COLUMNS}'"),
+                ))
+            }
+        }
+        // Rows: parsed, then checked against the table rebuilt from them.
+        let mut entries: Vec<(usize, Word, Entry, &str)> = Vec::new();
+        let mut seen: HashMap<Word, usize> = HashMap::new();
+        for (i, line) in lines.iter().enumerate().skip(at) {
+            let n = i + 1;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let cells: Vec<&str> = line.split(',').map(str::trim).collect();
+            let [rank, opener, total, avg, depth] = cells[..] else {
+                return Err(bad(
+                    n,
+                    format!(
+                        "expected 5 comma-separated fields ({COLUMNS}), got {}: '{}'",
+                        cells.len(),
+                        crate::echo::echo(line)
+                    ),
+                ));
+            };
+            let word = Word::parse(opener)
+                .map_err(|e| bad(n, format!("opener '{}': {e}", crate::echo::echo(opener))))?;
+            if let Some(first) = seen.insert(word, n) {
+                return Err(bad(
+                    n,
+                    format!("opener '{word}' appears twice (first on line {first})"),
+                ));
+            }
+            let entry = if total == format!("cannot finish within {max_guesses}") {
+                if (rank, avg, depth) != ("-", "-", "-") {
+                    return Err(bad(
+                        n,
+                        format!(
+                            "'{word}' cannot finish: its rank, average and max_depth must be '-'"
+                        ),
+                    ));
+                }
+                Entry::CannotFinish
+            } else {
+                let total: u64 = total.parse().map_err(|_| {
+                    bad(n, format!("total '{}' of '{word}' is neither a whole number nor 'cannot finish within {max_guesses}'", crate::echo::echo(total)))
+                })?;
+                if total < answers as u64 {
+                    return Err(bad(
+                        n,
+                        format!("total {total} of '{word}' is less than the {answers} answers"),
+                    ));
+                }
+                if avg != average(total, answers) {
+                    return Err(bad(
+                        n,
+                        format!(
+                            "average '{}' of '{word}' is not {total}/{answers} = {}",
+                            crate::echo::echo(avg),
+                            average(total, answers)
+                        ),
+                    ));
+                }
+                let max_depth: u8 = depth
+                    .parse()
+                    .ok()
+                    .filter(|d| (1..=max_guesses).contains(d))
+                    .ok_or_else(|| {
+                        bad(
+                            n,
+                            format!(
+                                "max_depth '{}' of '{word}' is not from 1 to {max_guesses}",
+                                crate::echo::echo(depth)
+                            ),
+                        )
+                    })?;
+                Entry::Exact { total, max_depth }
+            };
+            entries.push((n, word, entry, rank));
+        }
+        let last = lines.len().max(1);
+        if entries.len() as u64 != solved {
+            return Err(bad(
+                last,
+                format!(
+                    "{} rows, but the header says solved={solved} (line {solved_line})",
+                    entries.len()
+                ),
+            ));
+        }
+        if entries.len() > openers {
+            return Err(bad(
+                last,
+                format!("{} rows, more than the {openers} openers", entries.len()),
+            ));
+        }
+        if complete != (entries.len() == openers) {
+            return Err(bad(
+                complete_line,
+                format!(
+                    "complete={} but {} of {openers} openers have a row",
+                    if complete { "yes" } else { "no" },
+                    entries.len()
+                ),
+            ));
+        }
+        let table = OpenerTable {
+            list: list.to_string(),
+            checksum,
+            hard,
+            max_guesses,
+            answers,
+            openers,
+            rows: Vec::new(),
+            index: HashMap::new(),
+        }
+        .with_rows(entries.iter().map(|&(_, w, e, _)| (w, e)));
+        for ((n, word, _, rank), row) in entries.iter().zip(&table.rows) {
+            if row.opener != *word {
+                return Err(bad(*n, format!("rows out of order: '{word}' here, '{}' expected (rows go by total, then opener; openers that cannot finish last)", row.opener)));
+            }
+            let want = row.rank.map_or("-".to_string(), |r| r.to_string());
+            if *rank != want {
+                return Err(bad(*n, format!("rank '{}' of '{word}' should be {want} (one more than the rows with a smaller total)", crate::echo::echo(rank))));
+            }
+        }
+        Ok(table)
+    }
+
+    /// Reads and parses a table file.
+    pub fn load(path: &Path) -> Result<OpenerTable, TableError> {
+        let text = crate::results::read_regular(path)
+            .map_err(|e| TableError::Io(path.into(), e))?
+            .ok_or_else(|| {
+                TableError::Io(path.into(), std::io::Error::other("not a regular file"))
+            })?;
+        OpenerTable::decode(&text, path)
+    }
+
+    /// Refuses a table of other lists (by checksum), another mode or other maximum
+    /// guesses, or whose sizes or openers do not fit the game.
+    pub fn check_game(
+        &self,
+        file: &Path,
+        game: &Game,
+        hard: bool,
+        max_guesses: u8,
+    ) -> Result<(), TableError> {
+        if self.checksum != game.checksum
+            || self.answers != game.n_answers()
+            || self.openers != game.n_guesses()
+        {
+            return Err(TableError::OtherLists {
+                file: file.into(),
+                theirs: self.list.clone(),
+                their_sum: self.checksum,
+                ours: game.list_tag(),
+                our_sum: game.checksum,
+            });
+        }
+        if self.hard != hard || self.max_guesses != max_guesses {
+            return Err(TableError::OtherRules {
+                file: file.into(),
+                theirs: rules(self.hard, self.max_guesses),
+                ours: rules(hard, max_guesses),
+            });
+        }
+        if let Some(r) = self.rows.iter().find(|r| game.guess_id(r.opener).is_none()) {
+            return Err(TableError::OtherLists {
+                file: file.into(),
+                theirs: format!("{}, with opener '{}'", self.list, r.opener),
+                their_sum: self.checksum,
+                ours: game.list_tag(),
+                our_sum: game.checksum,
+            });
+        }
+        Ok(())
+    }
+
+    /// Loads a table and checks that it fits the game ([`OpenerTable::check_game`]).
+    pub fn load_for(
+        path: &Path,
+        game: &Game,
+        hard: bool,
+        max_guesses: u8,
+    ) -> Result<OpenerTable, TableError> {
+        let t = OpenerTable::load(path)?;
+        t.check_game(path, game, hard, max_guesses)?;
+        Ok(t)
+    }
+
+    /// Writes the table atomically ([`crate::results::write_atomic`]).
+    pub fn save(&self, path: &Path) -> Result<(), TableError> {
+        crate::results::write_atomic(path, self.encode().as_bytes())
+            .map_err(|e| TableError::Io(path.into(), e))
+    }
+}
+
+/// `total / answers` to 4 decimals, as the table writes it.
+pub fn average(total: u64, answers: usize) -> String {
+    format!("{:.4}", total as f64 / answers.max(1) as f64)
+}
+
+/// The file name of the shipped table of a game and mode: `<list>.<normal|hard>.csv`.
+pub fn shipped_name(game: &Game, hard: bool) -> String {
+    format!("{}.{}.csv", game.list_tag(), mode_name(hard))
+}
+
+/// The shipped table for the game and mode (at most 6 guesses, the game's limit), the
+/// first found in `dirs`, checked against the game: `Ok(None)` when no directory has
+/// one; an error when one is there but damaged or for other lists.
+pub fn find_shipped(
+    dirs: &[PathBuf],
+    game: &Game,
+    hard: bool,
+) -> Result<Option<(OpenerTable, PathBuf)>, TableError> {
+    let name = shipped_name(game, hard);
+    match dirs.iter().map(|d| d.join(&name)).find(|p| p.is_file()) {
+        None => Ok(None),
+        Some(p) => {
+            let t = OpenerTable::load_for(&p, game, hard, crate::check::GAME_LIMIT)?;
+            Ok(Some((t, p)))
+        }
+    }
+}
