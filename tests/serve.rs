@@ -382,6 +382,7 @@ fn a_review_request_shares_one_deadline() {
             Config {
                 lists: vec!["wordle".into()],
                 tree_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees")],
+                table_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tables")],
                 time_limit: Duration::ZERO,
                 max_searches: 2,
             },
