@@ -142,6 +142,8 @@ pub(super) fn review(
     let game = ctx.game;
     let table = FeedbackTable::build(game);
     let (tree, path) = super::next::load_tree_or_shipped(ctx, None)?;
+    // As `review` does: an opener's exact total comes from the opener table when it has it.
+    let openers_table = super::opener_table(ctx)?;
     let mut answers: Vec<usize> = (0..game.n_answers()).collect();
     if let Some(n) = sample {
         // A seeded partial Fisher-Yates shuffle (xorshift64*), so runs are repeatable.
@@ -161,10 +163,13 @@ pub(super) fn review(
         answers.sort_unstable();
     }
     outln!(
-        "review spread: {} answers, {} mode, tree {}, the entropy player after each opener",
+        "review spread: {} answers, {} mode, tree {}, opener table {}, the entropy player after each opener",
         answers.len(),
         mode_name(ctx.hard),
-        path.display()
+        path.display(),
+        openers_table
+            .as_ref()
+            .map_or("none".to_string(), |(_, p)| p.display().to_string())
     );
     let (mut on_all, mut off_all) = (Vec::new(), Vec::new());
     for name in openers.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -197,7 +202,7 @@ pub(super) fn review(
                 );
             }
             let (t, c) = (Instant::now(), cpu_seconds());
-            let r = review::review(
+            let r = review::review_with_table(
                 game,
                 Some(&tree),
                 ctx.hard,
@@ -208,6 +213,7 @@ pub(super) fn review(
                     tree_optimal: true,
                     ..Options::default()
                 },
+                openers_table.as_ref().map(|(t, _)| t),
             )?;
             let time = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
             if r.steps.iter().any(|s| s.best_source == BestSource::Solver) {
