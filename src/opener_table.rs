@@ -45,6 +45,10 @@ use crate::word::Word;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
+/// The largest table file read: a row is at most about 40 bytes, so 4 MiB holds a table
+/// of every one of the 65535 openers a game may have, while a runaway file is refused.
+pub const MAX_TABLE: u64 = 4 << 20;
+
 /// The first header line names the format and its version.
 pub const FORMAT: &str = "wordle-tree-opener-table";
 /// The version this build writes and reads.
@@ -611,9 +615,9 @@ impl OpenerTable {
         Ok(table)
     }
 
-    /// Reads and parses a table file.
+    /// Reads and parses a table file (at most [`MAX_TABLE`] bytes).
     pub fn load(path: &Path) -> Result<OpenerTable, TableError> {
-        let text = crate::results::read_regular(path)
+        let text = crate::results::read_regular_capped(path, MAX_TABLE, "an opener table")
             .map_err(|e| TableError::Io(path.into(), e))?
             .ok_or_else(|| {
                 TableError::Io(path.into(), std::io::Error::other("not a regular file"))

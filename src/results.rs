@@ -232,6 +232,12 @@ pub fn remove_stale_temps(dir: &Path) -> usize {
 /// Reads a regular file of at most [`MAX_FILE`] bytes; `Ok(None)` for anything that is
 /// not a regular file (opened without blocking, so a FIFO cannot hang the reader).
 pub fn read_regular(path: &Path) -> std::io::Result<Option<String>> {
+    read_regular_capped(path, MAX_FILE, "a result file")
+}
+
+/// [`read_regular`] for files of at most `cap` bytes that are `what` (named in the
+/// error when the file is larger or not UTF-8 text).
+pub fn read_regular_capped(path: &Path, cap: u64, what: &str) -> std::io::Result<Option<String>> {
     if !std::fs::metadata(path)?.is_file() {
         return Ok(None);
     }
@@ -247,15 +253,15 @@ pub fn read_regular(path: &Path) -> std::io::Result<Option<String>> {
         return Ok(None);
     }
     let mut bytes = Vec::new();
-    f.take(MAX_FILE + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE {
+    f.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
         return Err(std::io::Error::other(format!(
-            "larger than {MAX_FILE} bytes: not a result file"
+            "larger than {cap} bytes: not {what}"
         )));
     }
     String::from_utf8(bytes)
         .map(Some)
-        .map_err(|_| std::io::Error::other("not UTF-8 text: not a result file"))
+        .map_err(|_| std::io::Error::other(format!("not UTF-8 text: not {what}")))
 }
 
 /// One of `count` deterministic slices of a list (1-based `index`): the items at
