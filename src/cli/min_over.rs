@@ -29,10 +29,6 @@ pub(super) struct Args<'a> {
 /// Rows of the ranking shown (extended to ties).
 const SHOWN: usize = 10;
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
-
 fn words(list: &[Word]) -> String {
     list.iter()
         .map(|w| w.to_string())
@@ -114,27 +110,17 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             summary.cutoff.map_or("none".into(), |c| c.to_string()),
             t.elapsed().as_secs_f64()
         );
-        if !summary.computed.is_empty() {
-            let mut cpu: Vec<f64> = summary.computed.iter().map(|r| r.cpu_seconds).collect();
-            cpu.sort_by(f64::total_cmp);
-            let sum: f64 = cpu.iter().sum();
-            outln!(
-                "per-opener CPU seconds: total {sum:.1}, mean {:.3}, median {:.3}, p90 {:.3}, p99 {:.3}, max {:.3}",
-                sum / cpu.len() as f64,
-                percentile(&cpu, 0.5),
-                percentile(&cpu, 0.9),
-                percentile(&cpu, 0.99),
-                cpu[cpu.len() - 1]
-            );
-            let mut slow: Vec<&min_over::Record> = summary.computed.iter().collect();
-            slow.sort_by(|x, y| y.cpu_seconds.total_cmp(&x.cpu_seconds));
-            let names: Vec<String> = slow
-                .iter()
-                .take(5)
-                .map(|r| format!("{} {:.2} s", r.opener, r.cpu_seconds))
-                .collect();
-            outln!("slowest: {}", names.join(", "));
-        }
+        let runs: Vec<(f64, String)> = summary
+            .computed
+            .iter()
+            .map(|r| {
+                (
+                    r.cpu_seconds,
+                    format!("{} {:.2} s", r.opener, r.cpu_seconds),
+                )
+            })
+            .collect();
+        super::openers::print_cpu_spread(&runs)?;
         if let Some(m) = peak_memory_mib() {
             outln!("peak memory {m:.0} MiB");
         }

@@ -31,6 +31,31 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+/// Prints the spread of per-opener CPU seconds and the five slowest openers, from
+/// `(cpu seconds, label)` pairs (nothing when there are none). Shared by `openers`
+/// and the min-over sweep of `check`.
+pub(super) fn print_cpu_spread(runs: &[(f64, String)]) -> Result<()> {
+    if runs.is_empty() {
+        return Ok(());
+    }
+    let mut cpu: Vec<f64> = runs.iter().map(|r| r.0).collect();
+    cpu.sort_by(f64::total_cmp);
+    let sum: f64 = cpu.iter().sum();
+    outln!(
+        "per-opener CPU seconds: total {sum:.1}, mean {:.3}, median {:.3}, p90 {:.3}, p99 {:.3}, max {:.3}",
+        sum / cpu.len() as f64,
+        percentile(&cpu, 0.5),
+        percentile(&cpu, 0.9),
+        percentile(&cpu, 0.99),
+        cpu[cpu.len() - 1]
+    );
+    let mut slow: Vec<&(f64, String)> = runs.iter().collect();
+    slow.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let names: Vec<&str> = slow.iter().take(5).map(|r| r.1.as_str()).collect();
+    outln!("slowest: {}", names.join(", "));
+    Ok(())
+}
+
 pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     let game = ctx.game;
     super::check_max_guesses(a.max_guesses)?;
@@ -99,27 +124,15 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             summary.skipped,
             t.elapsed().as_secs_f64()
         );
-        if !summary.computed.is_empty() {
-            let mut cpu: Vec<f64> = summary.computed.iter().map(|r| r.cpu_seconds).collect();
-            cpu.sort_by(f64::total_cmp);
-            let sum: f64 = cpu.iter().sum();
-            outln!(
-                "per-opener CPU seconds: total {sum:.1}, mean {:.3}, median {:.3}, p90 {:.3}, p99 {:.3}, max {:.3}",
-                sum / cpu.len() as f64,
-                percentile(&cpu, 0.5),
-                percentile(&cpu, 0.9),
-                percentile(&cpu, 0.99),
-                cpu[cpu.len() - 1]
-            );
-            let mut slow: Vec<&openers::Record> = summary.computed.iter().collect();
-            slow.sort_by(|x, y| y.cpu_seconds.total_cmp(&x.cpu_seconds));
-            let names: Vec<String> = slow
-                .iter()
-                .take(5)
-                .map(|r| format!("{} {:.2} s ({} states)", r.opener, r.cpu_seconds, r.states))
-                .collect();
-            outln!("slowest: {}", names.join(", "));
-        }
+        let runs: Vec<(f64, String)> = summary
+            .computed
+            .iter()
+            .map(|r| {
+                let label = format!("{} {:.2} s ({} states)", r.opener, r.cpu_seconds, r.states);
+                (r.cpu_seconds, label)
+            })
+            .collect();
+        print_cpu_spread(&runs)?;
         if let Some(m) = peak_memory_mib() {
             outln!("peak memory {m:.0} MiB");
         }
