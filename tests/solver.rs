@@ -7,7 +7,7 @@ use wordle_tree::candidates::Candidates;
 use wordle_tree::game::{AnswerId, Game, GuessId};
 use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
-use wordle_tree::search::{Config, Objective, Solver};
+use wordle_tree::search::{Config, Objective, Solver, DOMINANCE_MIN};
 use wordle_tree::tree::Tree;
 use wordle_tree::{FeedbackTable, Word};
 
@@ -47,11 +47,18 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
             1,
             hard.then(Revealed::default),
         );
-        for use_transpositions in [true, false] {
+        // Table on and off; guess dominance at its default size and on every state.
+        for (use_transpositions, dominance_min) in [
+            (true, DOMINANCE_MIN),
+            (false, DOMINANCE_MIN),
+            (true, 2),
+            (false, 2),
+        ] {
             let config = Config {
                 max_guesses: max,
                 hard,
                 use_transpositions,
+                dominance_min,
                 objective: obj.clone(),
                 ..Config::default()
             };
@@ -63,7 +70,7 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
             assert_eq!(
                 got,
                 want,
-                "seed {seed}, {} answers, max {max}, hard {hard}, transpositions {use_transpositions}, {obj:?}",
+                "seed {seed}, {} answers, max {max}, hard {hard}, transpositions {use_transpositions}, dominance from {dominance_min}, {obj:?}",
                 game.n_answers()
             );
             if got < INFEASIBLE as u64 && obj == Objective::total() {
@@ -380,5 +387,71 @@ fn asking_for_more_guesses_than_configured_does_not_run_out_of_levels() {
     assert_eq!(
         solver.cost(&ids, 9, &Revealed::default()).unwrap(),
         Some(28)
+    );
+}
+
+/// Games whose guesses include one-letter neighbours of the answers (`light` next to
+/// `fight`, `bight`, ... and words with letters no answer has): guess dominance
+/// (`search/dominance.rs`) skips many of them here, checked against the brute force
+/// with dominance on every state (`dominance_min` 2) and off; and it does skip some.
+#[test]
+fn solver_equals_brute_force_with_dominated_guesses() {
+    let full = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
+    let differ_by_one = |a: &Word, b: &Word| (0..5).filter(|&i| a.0[i] != b.0[i]).count() == 1;
+    let mut skipped = 0u64;
+    for seed in 1..=8u64 {
+        let mut rng = Rng(seed * 4099);
+        // A few answers that differ in one position, and one more ...
+        let groups = [
+            &[
+                "bight", "fight", "light", "might", "night", "right", "sight", "tight",
+            ][..],
+            &[
+                "bound", "found", "hound", "mound", "pound", "round", "sound", "wound",
+            ][..],
+            &[
+                "batch", "catch", "hatch", "latch", "match", "patch", "watch",
+            ][..],
+        ];
+        let group = groups[rng.below(groups.len())];
+        let k = 5 + rng.below(2);
+        let mut answers: Vec<Word> = rng
+            .subset(group, k)
+            .iter()
+            .map(|w| Word::parse(w).unwrap())
+            .collect();
+        answers.push(full.answers[rng.below(full.n_answers())]);
+        answers.sort();
+        answers.dedup();
+        // ... and allowed words one letter away from them.
+        let near: Vec<Word> = full
+            .guesses
+            .iter()
+            .filter(|g| answers.iter().any(|a| differ_by_one(a, g)))
+            .copied()
+            .collect();
+        let mut guesses = answers.clone();
+        guesses.extend(rng.subset(&near, 14.min(near.len())));
+        guesses.sort();
+        guesses.dedup();
+        let game = Game::from_words(&answers, &guesses);
+        check_against_brute_force(seed, &mut rng, &game, 4, seed % 4 == 3);
+        let table = FeedbackTable::build(&game);
+        let ids: Vec<AnswerId> = game.all_answer_ids();
+        let solver = Solver::new(
+            &game,
+            &table,
+            Config {
+                max_guesses: 4,
+                dominance_min: 2,
+                ..Config::default()
+            },
+        );
+        let _ = solver.cost(&ids, 4, &Revealed::default()).unwrap();
+        skipped += solver.counters().dominated;
+    }
+    assert!(
+        skipped > 0,
+        "no guess was ever dominated: the test tests nothing"
     );
 }

@@ -5,7 +5,7 @@
 //! deterministic: a signature of what the search does.
 
 use super::{allowed_guess, Ctx};
-use anyhow::Result;
+use anyhow::{bail, Result};
 use std::process::ExitCode;
 use std::time::Instant;
 use wordle_tree::analysis::{self, Metric};
@@ -21,15 +21,67 @@ pub(super) fn peak_memory_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// `n` of `0..len` (all of them when `n >= len`), sorted: a seeded partial
+/// Fisher-Yates shuffle (xorshift64*), so runs are repeatable.
+fn seeded_sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
+    let mut all: Vec<usize> = (0..len).collect();
+    let mut x = seed.max(1);
+    let mut next = |below: usize| {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % below
+    };
+    let n = n.min(len);
+    for i in 0..n {
+        let j = i + next(len - i);
+        all.swap(i, j);
+    }
+    all.truncate(n);
+    all.sort_unstable();
+    all
+}
+
 /// `bench --off-tree`: every state one guess in from each opener, solved the way
-/// `next` solves a state off the tree (a sub-game of the candidates, five guesses left).
-pub(super) fn off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
+/// `next` solves a state off the tree (a sub-game of the candidates, five guesses
+/// left). `openers` is a comma-separated list, or `random` with `sample`: that many
+/// allowed guesses drawn with `seed`.
+pub(super) fn off_tree(
+    ctx: &Ctx,
+    openers: &str,
+    sample: Option<usize>,
+    seed: u64,
+) -> Result<ExitCode> {
     let game = ctx.game;
     let table = FeedbackTable::build(game);
     let ids: Vec<AnswerId> = game.all_answer_ids();
     let mut times: Vec<f64> = Vec::new();
     let mut slowest: (f64, String, usize) = (0.0, String::new(), 0);
-    for name in openers.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+    let names: Vec<String> = match (openers.trim().eq_ignore_ascii_case("random"), sample) {
+        (true, Some(n)) => {
+            let picked = seeded_sample(game.n_guesses(), n, seed);
+            outln!(
+                "{} openers drawn with seed {seed} from the {} allowed guesses ({} mode)",
+                picked.len(),
+                game.n_guesses(),
+                mode_name(ctx.hard)
+            );
+            picked
+                .iter()
+                .map(|&i| game.guesses[i].to_string())
+                .collect()
+        }
+        (true, None) => bail!("--off-tree random needs --sample N (and optionally --seed S)"),
+        (false, Some(_)) => bail!("--sample goes with --off-tree random or --review"),
+        (false, None) => openers
+            .split(',')
+            .map(|w| w.trim().to_string())
+            .filter(|w| !w.is_empty())
+            .collect(),
+    };
+    let mut over: Vec<String> = Vec::new();
+    for name in &names {
+        let name = name.as_str();
         let opener = allowed_guess(game, name, "opener")?;
         let word = game.guesses[opener.index()];
         let mut worst: (f64, String, usize) = (0.0, String::new(), 0);
@@ -52,6 +104,12 @@ pub(super) fn off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
             )?;
             let secs = t.elapsed().as_secs_f64();
             times.push(secs);
+            if secs > 1.0 {
+                over.push(format!(
+                    "{name}:{feedback} ({} candidates) {secs:.2} s",
+                    bucket.len()
+                ));
+            }
             if secs > worst.0 {
                 worst = (secs, format!("{name}:{feedback}"), bucket.len());
             }
@@ -80,6 +138,15 @@ pub(super) fn off_tree(ctx: &Ctx, openers: &str) -> Result<ExitCode> {
             slowest.0,
             times.iter().filter(|&&t| t > 1.0).count()
         );
+        let within = times.iter().filter(|&&t| t <= 1.0).count();
+        outln!(
+            "answered exactly within 1 s: {within} of {} states ({:.2}%)",
+            times.len(),
+            100.0 * within as f64 / times.len() as f64
+        );
+        for line in &over {
+            outln!("  over 1 s: {line}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -144,24 +211,10 @@ pub(super) fn review(
     let (tree, path) = super::next::load_tree_or_shipped(ctx, None)?;
     // As `review` does: an opener's exact total comes from the opener table when it has it.
     let openers_table = super::opener_table(ctx)?;
-    let mut answers: Vec<usize> = (0..game.n_answers()).collect();
-    if let Some(n) = sample {
-        // A seeded partial Fisher-Yates shuffle (xorshift64*), so runs are repeatable.
-        let mut x = seed.max(1);
-        let mut next = |below: usize| {
-            x ^= x >> 12;
-            x ^= x << 25;
-            x ^= x >> 27;
-            (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % below
-        };
-        let n = n.min(answers.len());
-        for i in 0..n {
-            let j = i + next(answers.len() - i);
-            answers.swap(i, j);
-        }
-        answers.truncate(n);
-        answers.sort_unstable();
-    }
+    let answers: Vec<usize> = match sample {
+        Some(n) => seeded_sample(game.n_answers(), n, seed),
+        None => (0..game.n_answers()).collect(),
+    };
     outln!(
         "review spread: {} answers, {} mode, tree {}, opener table {}, the entropy player after each opener",
         answers.len(),
@@ -282,11 +335,12 @@ pub(super) fn run(ctx: &Ctx, full: bool) -> Result<ExitCode> {
         let (total, _) = solver.solve_opener(g, &|_, _, _| {})?;
         let c = solver.counters();
         outln!(
-            "solve {opener} ({}): total {total} in {:.3} s; states {}; expansions {}; scanned pairs {}; transposition hit rate {:.1}%; transposition table {} entries",
+            "solve {opener} ({}): total {total} in {:.3} s; states {}; expansions {}; dominated {}; scanned pairs {}; transposition hit rate {:.1}%; transposition table {} entries",
             mode_name(hard),
             t.elapsed().as_secs_f64(),
             c.states,
             c.expansions,
+            c.dominated,
             c.scanned,
             100.0 * c.hit_rate(),
             solver.transposition_size().0

@@ -164,8 +164,9 @@ enum Command {
         #[arg(long)]
         full: bool,
         /// Instead, time `next`'s exact off-tree solve of every state one guess in from
-        /// these openers (comma-separated words, with --hard the hard-mode states):
-        /// the slowest state of each opener, and the spread.
+        /// these openers (comma-separated words, or `random` with --sample N: N openers
+        /// drawn with --seed; with --hard the hard-mode states): the slowest state of
+        /// each opener, the spread, and the share answered within 1 s.
         #[arg(long, value_name = "OPENERS")]
         off_tree: Option<String>,
         /// Instead, time `review` over many games: each answer (or --sample of them)
@@ -174,10 +175,11 @@ enum Command {
         /// wall and CPU time per review, on-tree and off-tree games apart.
         #[arg(long, value_name = "OPENERS", conflicts_with = "off_tree")]
         review: Option<String>,
-        /// With --review: a seeded sample of this many answers (default: every answer).
-        #[arg(long, value_name = "N", requires = "review")]
+        /// With --review: a seeded sample of this many answers (default: every answer);
+        /// with --off-tree random: this many openers.
+        #[arg(long, value_name = "N")]
         sample: Option<usize>,
-        /// With --review --sample: the sample's seed.
+        /// With --sample: the sample's seed.
         #[arg(long, default_value_t = 1, requires = "sample")]
         seed: u64,
     },
@@ -364,14 +366,21 @@ fn run() -> Result<ExitCode> {
         Command::Check(args) => check::run(&ctx, args),
         Command::Bench {
             off_tree: Some(openers),
+            sample,
+            seed,
             ..
-        } => bench::off_tree(&ctx, openers),
+        } => bench::off_tree(&ctx, openers, *sample, *seed),
         Command::Bench {
             review: Some(openers),
             sample,
             seed,
             ..
         } => bench::review(&ctx, openers, *sample, *seed),
+        Command::Bench {
+            sample: Some(_), ..
+        } => {
+            bail!("--sample goes with --off-tree random or --review")
+        }
         Command::Bench { full, .. } => bench::run(&ctx, *full),
         Command::Next(args) => next::next(&ctx, args),
         Command::Path(args) => next::path(&ctx, args),
@@ -810,6 +819,7 @@ fn solve(
         hard: ctx.hard,
         memory_limit: memory_bytes(memory)?,
         use_transpositions: true,
+        dominance_min: wordle_tree::search::DOMINANCE_MIN,
         ..Config::default()
     };
     let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
@@ -844,8 +854,10 @@ fn solve(
     outln!("histogram {}", histogram_text(&replay.histogram()));
     outln!("max depth {}", replay.max_depth());
     outln!(
-        "time {elapsed:.3} s; states searched {}; transposition hits {} of {} probes ({:.1}%)",
+        "time {elapsed:.3} s; states searched {}; guesses expanded {} (dominated, skipped: {}); transposition hits {} of {} probes ({:.1}%)",
         c.states,
+        c.expansions,
+        c.dominated,
         c.hits,
         c.probes,
         100.0 * c.hit_rate()

@@ -86,6 +86,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             hard: ctx.hard,
             memory_limit: a.memory << 20,
             use_transpositions: true,
+            dominance_min: wordle_tree::search::DOMINANCE_MIN,
             ..Config::default()
         };
         let solver = Solver::new(game, &table, config).with_stop(ctx.stop);

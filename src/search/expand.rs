@@ -89,6 +89,7 @@ impl Solver<'_> {
         // more than they save there (check within 5: 0.154 s -> 0.121 s).
         let mut classified = false;
         let small = !hard && (n <= HAND_ALL_MAX || self.config.objective.unit == 0);
+        let dominate = !hard && n >= self.config.dominance_min;
         let (level, mut below) = work.split();
         level.expanded.clear();
         level.expanded_labels.clear();
@@ -108,6 +109,10 @@ impl Solver<'_> {
             if !hard && self.expanded_before(g, level) {
                 continue; // splits exactly like a guess already expanded here
             }
+            if dominate && self.dominated(g, &st.handed, &level.offsets) {
+                below.ctr.dominated += 1;
+                continue; // a neighbour handed down splits at least as finely
+            }
             below.ctr.expansions += 1;
             if !classified && !small {
                 self.classify(st, level, below.classes);
@@ -124,6 +129,7 @@ impl Solver<'_> {
         if self.stop.load(Ordering::Relaxed) {
             return (INFEASIBLE, None);
         }
+
         self.finish(&key, cutoff, lb, (best, best_guess), proved)
     }
 

@@ -210,7 +210,7 @@ pub(super) struct Split {
 /// The feedback table, answer-major (see the module doc): the layout every scan
 /// kernel reads.
 pub(super) struct AnswerMajor {
-    bytes: Vec<u8>,
+    pub(super) bytes: Vec<u8>,
     /// Guesses per answer row.
     stride: usize,
 }

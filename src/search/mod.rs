@@ -21,7 +21,9 @@
 //!    they stay equivalent on every subset, so the children are handed one guess per
 //!    class. Classes are compared exactly (labels, not just a hash);
 //! 3. guesses in order of bound (ties: smaller sum of squared bucket sizes) are
-//!    expanded: their buckets are searched smallest first, each with the cutoff left
+//!    expanded, except (normal mode, states of at least [`DOMINANCE_MIN`] candidates)
+//!    a guess that a one-letter neighbour handed down splits at least as finely
+//!    (`dominance.rs`; such guesses are not handed to the children either): their buckets are searched smallest first, each with the cutoff left
 //!    over after the cost so far and the bounds of the buckets still to come, and a
 //!    guess is abandoned as soon as that sum reaches the best cost found (or `beta`).
 //!    The loop stops at the first guess whose bound reaches the best cost.
@@ -41,6 +43,7 @@
 //! - `kernels.rs`: the answer-major copy of the feedback table and the scan kernels
 //!   that read it (one guess at a time, or 32 at a time, plain and AVX2);
 //! - `bound.rs`: the objective and its admissible bounds, each derived in its doc;
+//! - `dominance.rs`: guesses skipped because a neighbour refines their partition;
 //! - `tt.rs`: the transposition table; `scratch.rs`: per-depth scratch and its pool;
 //!   `stats.rs`: counters.
 //!
@@ -50,6 +53,7 @@
 //! (the trees may differ among optima).
 
 pub mod bound;
+mod dominance;
 mod drive;
 mod expand;
 mod groups;
@@ -61,6 +65,7 @@ mod stats;
 pub mod tt;
 
 pub use bound::Objective;
+pub use dominance::DOMINANCE_MIN;
 pub use stats::Counters;
 
 use crate::feedback::Feedback;
@@ -83,6 +88,9 @@ pub struct Config {
     pub memory_limit: usize,
     /// Use the transposition table (turned off only to test that it changes nothing).
     pub use_transpositions: bool,
+    /// States of at least this many candidates skip dominated guesses (normal mode,
+    /// `dominance.rs`); `usize::MAX` turns it off (to test that it changes nothing).
+    pub dominance_min: usize,
     /// What a tree's cost counts (default: total guesses).
     pub objective: Objective,
 }
@@ -94,6 +102,7 @@ impl Default for Config {
             hard: false,
             memory_limit: 4 << 30,
             use_transpositions: true,
+            dominance_min: dominance::DOMINANCE_MIN,
             objective: Objective::total(),
         }
     }
@@ -150,6 +159,9 @@ pub struct Solver<'a> {
     /// The answers' endgame groups, for the group bound.
     groups: groups::Groups,
     all_guesses: Vec<GuessId>,
+    /// Each guess's one-letter neighbours, for the dominance check (built when first
+    /// needed).
+    neighbours: std::sync::OnceLock<dominance::Neighbours>,
     stop: &'a AtomicBool,
     pool: Pool,
 }
@@ -167,6 +179,7 @@ impl<'a> Solver<'a> {
             groups: groups::Groups::new(&game.answers),
             config,
             all_guesses: (0..game.n_guesses()).map(GuessId::new).collect(),
+            neighbours: std::sync::OnceLock::new(),
             stop: &NEVER,
             pool: Pool::new(game.n_guesses()),
         }
@@ -194,6 +207,12 @@ impl<'a> Solver<'a> {
     /// Entries and approximate bytes in the transposition table.
     pub fn transposition_size(&self) -> (usize, usize) {
         (self.tt.len(), self.tt.bytes())
+    }
+
+    /// Each guess's one-letter neighbours (`dominance.rs`).
+    fn neighbours(&self) -> &dominance::Neighbours {
+        self.neighbours
+            .get_or_init(|| dominance::Neighbours::new(&self.game.guesses))
     }
 
     /// Every guess, as handed to a state at the top.

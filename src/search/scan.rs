@@ -493,6 +493,13 @@ impl Solver<'_> {
             if !hard && !is_candidate && classes.seen(hash) {
                 continue;
             }
+            if !hard
+                && !is_candidate
+                && n >= self.config.dominance_min
+                && self.dominated(g, &handed, &level.offsets)
+            {
+                continue; // a neighbour handed down splits at least as finely
+            }
             level.allowed.push(g);
             if !hard {
                 level.allowed_bits[gi / 64] |= 1 << (gi % 64);

@@ -16,6 +16,8 @@ pub struct Counters {
     pub expansions: u64,
     /// (guess, candidate) pairs looked up while scanning states.
     pub scanned: u64,
+    /// Guesses not expanded because a neighbour dominates them (`dominance.rs`).
+    pub dominated: u64,
 }
 
 impl AddAssign for Counters {
@@ -25,6 +27,7 @@ impl AddAssign for Counters {
         self.hits += o.hits;
         self.expansions += o.expansions;
         self.scanned += o.scanned;
+        self.dominated += o.dominated;
     }
 }
 
