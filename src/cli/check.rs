@@ -104,7 +104,9 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
             );
         }
         if args.merge || args.memory.is_some() {
-            bail!("--merge and --memory go with --opener any --min-over or --opener W --results DIR");
+            bail!(
+                "--merge and --memory go with --opener any --min-over or --opener W --results DIR"
+            );
         }
         return any(ctx, depth, args.results.as_deref(), args.shard);
     }
