@@ -1,4 +1,6 @@
-//! `check`: proves or refutes depth claims (see `wordle_tree::check`).
+//! `check`: proves or refutes depth claims (see `wordle_tree::check`); one opener's
+//! claim kept unit by unit (`--opener W --max-guesses D --results DIR`) is
+//! `super::check_units`.
 
 use super::{allowed_guess, describe, progress_bar, Ctx};
 use anyhow::{bail, Context, Result};
