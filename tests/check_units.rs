@@ -393,7 +393,7 @@ fn foreign_unit_files_are_refused_by_name() {
             run_shard(&game, &table, other, d.path(), (1, 1))
         };
         assert!(n > 0, "{what}");
-        let src = d.path().join(&other.units[0].key.file_name());
+        let src = d.path().join(other.units[0].key.file_name());
         std::fs::copy(&src, dir.path().join(&unit)).unwrap();
         match proof::scan_dir(&game, &table, &plan, dir.path()) {
             Err(e @ ProofError::Foreign(..)) => {
