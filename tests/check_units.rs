@@ -814,3 +814,54 @@ fn cli_results_option_errors() {
         );
     }
 }
+
+/// A run killed with SIGKILL (or stopped with SIGINT or SIGTERM, exit 130) leaves
+/// only whole unit files: the rerun warns of no damage and proves the claim.
+#[cfg(unix)]
+#[test]
+fn cli_killed_runs_lose_only_units_in_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, g) = lists(dir.path());
+    for signal in [libc::SIGKILL, libc::SIGINT, libc::SIGTERM] {
+        let res = dir.path().join(format!("res{signal}"));
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("wordle-tree"))
+            .arg("--answers")
+            .arg(&a)
+            .arg("--guesses")
+            .arg(&g)
+            .args(["--quiet", "--threads", "1", "--hard", "check"])
+            .args(["--opener", "aback", "--max-guesses", "4", "--results"])
+            .arg(&res)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait for the first unit file (or the end of the run), then signal.
+        loop {
+            let n = std::fs::read_dir(&res).map_or(0, |d| d.count());
+            if n > 0 || child.try_wait().unwrap().is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        // SAFETY: signalling our own child by its pid.
+        unsafe { libc::kill(child.id() as i32, signal) };
+        let status = child.wait().unwrap();
+        if signal != libc::SIGKILL {
+            assert!(matches!(status.code(), Some(130) | Some(0)), "{status:?}");
+        }
+        let out = with_lists(&a, &g)
+            .args(["--hard", "check", "--opener", "aback", "--max-guesses", "4"])
+            .arg("--results")
+            .arg(&res)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert!(!stderr(&out).contains("damaged"), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains("PROVED: from aback, every answer is found within 4 guesses"),
+            "{}",
+            stdout(&out)
+        );
+    }
+}
