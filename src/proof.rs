@@ -32,11 +32,12 @@
 //! rename: [`crate::format::write_atomic`]), so a reader sees a whole file or none and
 //! a killed process (SIGKILL included) loses only the units it was working on. A file
 //! records the proof's [`Identity`] (format version, lists and their checksum, mode,
-//! guess limit, objective, opener, cutoff), the unit key, a checksum of its candidate ids, the
-//! result and its subtree, and ends with a checksum of everything before it. A file
-//! whose end checksum or subtree does not check is *damaged* and redone; a whole file
-//! of another identity is *foreign* and refused by name (the run stops, exit 2): one
-//! directory holds one proof. Dot files (temporaries) and other names are ignored.
+//! guess limit, objective, opener, cutoff), the unit key, a checksum of its candidate
+//! ids, the result and its subtree, and ends with a checksum of everything before it.
+//! A file whose end checksum or subtree does not check is *damaged* and redone; a
+//! whole file of another identity is *foreign* and refused by name (the run stops,
+//! exit 2): one directory holds one proof. Dot files (temporaries) and other names are
+//! ignored.
 //!
 //! **Objectives.** The same units serve two questions, named by the identity line
 //! `objective` ([`Goal`]), so a `solve` directory and a `check` directory never mix:
