@@ -58,6 +58,11 @@
 //! A refutation is only ever read from a whole file whose end checksum matches, or
 //! found by this process's search: a damaged file is redone and an I/O error stops
 //! the run, so neither can become a verdict.
+//!
+//! Measured (release build, 2 cores shared with another long job): `lants` within 6
+//! on `wordle-all` is 166 units; 165 settled in 599 s, all but three in under a
+//! second, and the last, `YBBBG` (354 candidates), took 610 s alone. A unit is one
+//! thread's serial search, so a claim's tail is as long as its hardest unit.
 
 use crate::feedback::Feedback;
 use crate::game::{AnswerId, Fnv, Game, GuessId};
