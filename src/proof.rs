@@ -60,7 +60,7 @@
 //! the run, so neither can become a verdict.
 //!
 //! Measured (release build, 2 cores shared with another long job): `lants` within 6
-//! on `wordle-all` is 166 units; 165 settled in 599 s, all but three in under a
+//! on `wordle-all` is 166 units; 165 settled in 599 s, all but two of them in under a
 //! second, and the last, `YBBBG` (354 candidates), took 610 s alone. A unit is one
 //! thread's serial search, so a claim's tail is as long as its hardest unit.
 
