@@ -14,6 +14,11 @@
 //! resumes; any fault of the results directory or interruption ends it with the
 //! error, never with a verdict. The fewest answers over D over every opener
 //! (`--opener any --min-over D`) is [`crate::min_over`]'s sweep.
+//!
+//! One opener's claim can also be kept unit by unit, one file per opener bucket, so a
+//! long proof resumes and shards (`check --opener W --max-guesses D --results DIR`):
+//! that is [`crate::proof`] with the objective [`crate::proof::Goal::Within`], the
+//! same feasibility search per bucket as [`within`], whose verdict it must equal.
 
 use crate::candidates::Candidates;
 use crate::feedback::Feedback;

@@ -32,19 +32,42 @@
 //! rename: [`crate::format::write_atomic`]), so a reader sees a whole file or none and
 //! a killed process (SIGKILL included) loses only the units it was working on. A file
 //! records the proof's [`Identity`] (format version, lists and their checksum, mode,
-//! guess limit, opener, cutoff), the unit key, a checksum of its candidate ids, the
-//! result and its subtree, and ends with a checksum of everything before it. A file
-//! whose end checksum or subtree does not check is *damaged* and redone; a whole file
-//! of another identity is *foreign* and refused by name (the run stops, exit 2): one
-//! directory holds one proof. Dot files (temporaries) and other names are ignored.
+//! guess limit, objective, opener, cutoff), the unit key, a checksum of its candidate
+//! ids, the result and its subtree, and ends with a checksum of everything before it.
+//! A file whose end checksum or subtree does not check is *damaged* and redone; a
+//! whole file of another identity is *foreign* and refused by name (the run stops,
+//! exit 2): one directory holds one proof. Dot files (temporaries) and other names are
+//! ignored.
 //!
-//! `check --results` (depth claims) can use the same units with another objective;
-//! the identity line `objective` is there for it (this version writes `total` only).
+//! **Objectives.** The same units serve two questions, named by the identity line
+//! `objective` ([`Goal`]), so a `solve` directory and a `check` directory never mix:
+//! - `objective total` (`solve --results`, [`Plan::new`]): the least total guesses, as
+//!   above. Its files are exactly those of format version 1 before `check` used units.
+//! - `objective within D` (`check --opener W --max-guesses D --results`,
+//!   [`Plan::within`]): can every candidate of the unit be found within the `D - 1`
+//!   guesses left (the feasibility objective, normal or hard mode)? A unit is
+//!   `feasible`, with a witness subtree that is replayed (every candidate found within
+//!   `D - 1`) before it is written and again when it is read, or `infeasible`
+//!   (proved by the exhaustive search). The claim is PROVED when every unit is
+//!   feasible (the witness tree is the opener with every unit's subtree, replayed
+//!   whole before it is returned) and REFUTED as soon as one unit is infeasible,
+//!   whatever the other units hold, so a run stops taking units once it knows one.
+//!   No cutoff (`cutoff none`), and no `--except` (the exempt answers would have to
+//!   be part of the identity; `check` refuses the combination).
+//!
+//! A refutation is only ever read from a whole file whose end checksum matches, or
+//! found by this process's search: a damaged file is redone and an I/O error stops
+//! the run, so neither can become a verdict.
+//!
+//! Measured (release build, 2 cores shared with another long job): `lants` within 6
+//! on `wordle-all` is 166 units; 165 settled in 599 s, all but two of them in under a
+//! second, and the last, `YBBBG` (354 candidates), took 610 s alone. A unit is one
+//! thread's serial search, so a claim's tail is as long as its hardest unit.
 
 use crate::feedback::Feedback;
 use crate::game::{AnswerId, Fnv, Game, GuessId};
 use crate::hard::Revealed;
-use crate::search::bound::INFEASIBLE;
+use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{SolveError, Solver};
 use crate::table::FeedbackTable;
 use crate::tree::{Node, Tree};
@@ -76,6 +99,17 @@ pub enum ProofError {
     Internal(String, String),
 }
 
+/// What a proof's units settle (the identity line `objective`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// The least total guesses (`solve --results`): units are [`Outcome::Exact`] or
+    /// [`Outcome::AtLeast`] (or [`Outcome::Infeasible`]).
+    Total,
+    /// Every answer within `max_guesses` (`check --results`): units are
+    /// [`Outcome::Feasible`] or [`Outcome::Infeasible`].
+    Within,
+}
+
 /// What makes two unit files parts of the same proof.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
@@ -83,14 +117,19 @@ pub struct Identity {
     pub list_checksum: u64,
     pub hard: bool,
     pub max_guesses: u8,
+    pub goal: Goal,
     pub opener: Word,
     pub cutoff: Option<u64>,
 }
 
 impl Identity {
     fn lines(&self) -> String {
+        let objective = match self.goal {
+            Goal::Total => "total".to_string(),
+            Goal::Within => format!("within {}", self.max_guesses),
+        };
         format!(
-            "list {} {:016x}\nmode {}\nmax_guesses {}\nobjective total\nopener {}\ncutoff {}\n",
+            "list {} {:016x}\nmode {}\nmax_guesses {}\nobjective {objective}\nopener {}\ncutoff {}\n",
             self.list_name,
             self.list_checksum,
             if self.hard { "hard" } else { "normal" },
@@ -158,7 +197,8 @@ pub struct Unit {
     pub key: UnitKey,
     /// Sorted candidate ids.
     pub ids: Vec<AnswerId>,
-    /// Guesses left for the unit's state (`max_guesses - 1` at the bucket level).
+    /// Guesses left for the unit's state (`max_guesses - 1` at the bucket level; 0
+    /// for a `within 1` claim, whose units are all infeasible).
     pub left: u8,
     pub revealed: Revealed,
     /// The size bound: a lower bound known before any search.
@@ -176,14 +216,29 @@ pub enum Outcome {
     AtLeast(u64),
     /// No tree finds every candidate within the guesses left.
     Infeasible,
+    /// ([`Goal::Within`]) A subtree that finds every candidate within the guesses left.
+    Feasible(Node),
 }
 
 impl Outcome {
-    /// A valid lower bound on the unit's cost.
+    /// A valid lower bound on the unit's cost under its proof's objective (0 for a
+    /// feasible unit: the feasibility objective prices every tree within the limit 0).
     pub fn bound(&self) -> u64 {
         match self {
             Outcome::Exact(v, _) | Outcome::AtLeast(v) => *v,
             Outcome::Infeasible => INFEASIBLE as u64,
+            Outcome::Feasible(_) => 0,
+        }
+    }
+
+    /// The result as shown on a progress line: `exact 4926`, `at_least 900`,
+    /// `feasible`, `infeasible`.
+    pub fn text(&self) -> String {
+        match self {
+            Outcome::Exact(v, _) => format!("exact {v}"),
+            Outcome::AtLeast(v) => format!("at_least {v}"),
+            Outcome::Infeasible => "infeasible".into(),
+            Outcome::Feasible(_) => "feasible".into(),
         }
     }
 }
@@ -207,7 +262,8 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Bucket-level units of `opener` on all answers of `game`.
+    /// Bucket-level units of `opener` on all answers of `game`, for the least total
+    /// guesses ([`Goal::Total`]).
     pub fn new(
         game: &Game,
         table: &FeedbackTable,
@@ -220,6 +276,54 @@ impl Plan {
         if max_guesses < 2 {
             return Err(ProofError::TooFewGuesses(word));
         }
+        Ok(Plan::bucket_units(
+            game,
+            table,
+            opener,
+            hard,
+            max_guesses,
+            Goal::Total,
+            cutoff,
+        ))
+    }
+
+    /// Bucket-level units of `opener` for the claim "every answer within `depth`
+    /// guesses" ([`Goal::Within`]; no cutoff). `depth` 1 is allowed: every unit then
+    /// has no guess left and is infeasible.
+    pub fn within(
+        game: &Game,
+        table: &FeedbackTable,
+        opener: GuessId,
+        hard: bool,
+        depth: u8,
+    ) -> Result<Plan, ProofError> {
+        if depth < 1 {
+            return Err(ProofError::Internal(
+                "plan".into(),
+                "a claim needs at least 1 guess".into(),
+            ));
+        }
+        Ok(Plan::bucket_units(
+            game,
+            table,
+            opener,
+            hard,
+            depth,
+            Goal::Within,
+            None,
+        ))
+    }
+
+    fn bucket_units(
+        game: &Game,
+        table: &FeedbackTable,
+        opener: GuessId,
+        hard: bool,
+        max_guesses: u8,
+        goal: Goal,
+        cutoff: Option<u64>,
+    ) -> Plan {
+        let word = game.guesses[opener.index()];
         let ids: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
         let mut units: Vec<Unit> = crate::candidates::partition(table, opener, &ids)
             .into_iter()
@@ -245,19 +349,20 @@ impl Plan {
             })
             .collect();
         units.sort_by(|a, b| b.ids.len().cmp(&a.ids.len()).then(a.key.cmp(&b.key)));
-        Ok(Plan {
+        Plan {
             identity: Identity {
                 list_name: game.name.clone(),
                 list_checksum: game.checksum,
                 hard,
                 max_guesses,
+                goal,
                 opener: word,
                 cutoff,
             },
             opener,
             here: game.n_answers() as u64,
             units,
-        })
+        }
     }
 
     /// Positions (in [`Plan::units`]) of the units of `shard` (`index` of `count`,
@@ -358,6 +463,13 @@ pub fn encode_record(game: &Game, plan: &Plan, i: usize, rec: &Record) -> String
             let _ = writeln!(s, "result at_least {v}");
         }
         Outcome::Infeasible => s += "result infeasible\n",
+        Outcome::Feasible(node) => {
+            s += "result feasible\n";
+            let mut t = String::from("tree");
+            encode_node(game, node, &mut t);
+            s += &t;
+            s.push('\n');
+        }
     }
     let _ = writeln!(s, "seconds {:.3}", rec.seconds);
     let mut h = Fnv::new();
@@ -445,21 +557,40 @@ pub fn read_record(
         return Ok(Read::Damaged("other candidates than the unit's".into()));
     }
     let result = lines.next().unwrap_or("");
-    let outcome = if let Some(v) = result.strip_prefix("result exact ") {
+    // Each objective has its own results (an identity match makes a mix a damage).
+    let fits = match plan.identity.goal {
+        Goal::Total => !result.starts_with("result feasible"),
+        Goal::Within => result == "result feasible" || result == "result infeasible",
+    };
+    if !fits {
+        return Ok(Read::Damaged(format!(
+            "'{result}' is not a result of this objective"
+        )));
+    }
+    let subtree = |line: Option<&str>| {
+        let tree = line.and_then(|l| l.strip_prefix("tree")).unwrap_or("");
+        let mut tokens = tree.split_whitespace();
+        let node = decode_node(game, &mut tokens, 0)?;
+        tokens.next().is_none().then_some(node)
+    };
+    let outcome = if result == "result feasible" {
+        let Some(node) = subtree(lines.next()) else {
+            return Ok(Read::Damaged("bad subtree".into()));
+        };
+        if subtree_cost(table, &node, &unit.ids, unit.left).is_none() {
+            return Ok(Read::Damaged(format!(
+                "the subtree does not find every candidate within {} guesses",
+                unit.left
+            )));
+        }
+        Outcome::Feasible(node)
+    } else if let Some(v) = result.strip_prefix("result exact ") {
         let Ok(v) = v.parse::<u64>() else {
             return Ok(Read::Damaged(format!("bad result '{result}'")));
         };
-        let tree = lines
-            .next()
-            .and_then(|l| l.strip_prefix("tree"))
-            .unwrap_or("");
-        let mut tokens = tree.split_whitespace();
-        let Some(node) = decode_node(game, &mut tokens, 0) else {
+        let Some(node) = subtree(lines.next()) else {
             return Ok(Read::Damaged("bad subtree".into()));
         };
-        if tokens.next().is_some() {
-            return Ok(Read::Damaged("bad subtree".into()));
-        }
         if subtree_cost(table, &node, &unit.ids, unit.left) != Some(v) {
             return Ok(Read::Damaged(format!(
                 "the subtree does not find every candidate in {v} guesses"
@@ -564,8 +695,12 @@ pub struct Status {
 
 /// Solves the units at `todo` (positions in the plan) not in `scan.done`, largest
 /// first, on all threads (one unit per thread at a time, each searched serially),
-/// writing each one's file as soon as it is settled. Stops early (without error) when
-/// the cutoff is proved reached. `stop` is the solver's stop flag: once set, the units
+/// writing each one's file as soon as it is settled. Stops taking units (without
+/// error) when the cutoff is proved reached, or, for [`Goal::Within`], once some unit
+/// (of any run) is infeasible: the claim is then refuted whatever the others hold.
+/// The solver must match the plan: total guesses (or a cutoff search) for
+/// [`Goal::Total`], [`Objective::feasibility`] with `max_guesses` the claim's depth for
+/// [`Goal::Within`]. `stop` is the solver's stop flag: once set, the units
 /// in progress are abandoned (not written) and `Interrupted` is returned. `progress`
 /// is called after each unit.
 #[allow(clippy::too_many_arguments)]
@@ -623,7 +758,12 @@ pub fn run_units(
                 let Some(&i) = pending.get(k) else { break };
                 let unit = &plan.units[i];
                 let beta = {
-                    let (bounds, _) = &*shared.lock().unwrap();
+                    let (bounds, done) = &*shared.lock().unwrap();
+                    if plan.identity.goal == Goal::Within
+                        && done.values().any(|r| r.outcome == Outcome::Infeasible)
+                    {
+                        break; // the claim is refuted: nothing to do
+                    }
                     match plan.identity.cutoff {
                         None => INFEASIBLE as u64,
                         Some(n) => {
@@ -636,7 +776,10 @@ pub fn run_units(
                     }
                 };
                 let t = Instant::now();
-                let result = solve_unit(solver, table, unit, beta as u32, stop);
+                let result = match plan.identity.goal {
+                    Goal::Total => solve_unit(solver, table, unit, beta as u32, stop),
+                    Goal::Within => feasible_unit(solver, table, plan, unit, stop),
+                };
                 let outcome = match result {
                     Ok(o) => o,
                     Err(e) => {
@@ -660,11 +803,7 @@ pub fn run_units(
                 let (bounds, done) = &mut *shared.lock().unwrap();
                 bounds[i] = rec.outcome.bound().max(unit.cheap_bound);
                 let seconds = rec.seconds;
-                let result = match &rec.outcome {
-                    Outcome::Exact(v, _) => format!("exact {v}"),
-                    Outcome::AtLeast(v) => format!("at_least {v}"),
-                    Outcome::Infeasible => "infeasible".into(),
-                };
+                let result = rec.outcome.text();
                 done.insert(i, rec);
                 let mut st = status.lock().unwrap();
                 st.done += 1;
@@ -713,22 +852,74 @@ pub fn solve_unit(
     }
 }
 
+/// One unit of a [`Goal::Within`] plan: can every candidate be found within the
+/// guesses left? Feasible comes with a witness subtree, replayed before it is
+/// returned. `solver` must use [`Objective::feasibility`] with the plan's depth, and
+/// `stop` must be its stop flag.
+pub fn feasible_unit(
+    solver: &Solver,
+    table: &FeedbackTable,
+    plan: &Plan,
+    unit: &Unit,
+    stop: &AtomicBool,
+) -> Result<Outcome, ProofError> {
+    let config = solver.config();
+    if config.objective != Objective::feasibility()
+        || config.max_guesses != plan.identity.max_guesses
+        || config.hard != plan.identity.hard
+    {
+        return Err(ProofError::Internal(
+            unit.key.text(),
+            "the solver does not search this claim".into(),
+        ));
+    }
+    if unit.left == 0 {
+        // A non-green bucket and no guess left.
+        return Ok(Outcome::Infeasible);
+    }
+    let v = solver.cost_below(&unit.ids, unit.left, &unit.revealed, INFEASIBLE)?;
+    if v >= INFEASIBLE {
+        return Ok(Outcome::Infeasible);
+    }
+    let node = solver.build(&unit.ids, unit.left, &unit.revealed);
+    if stop.load(Ordering::Relaxed) {
+        return Err(SolveError::Interrupted.into());
+    }
+    match subtree_cost(table, &node, &unit.ids, unit.left) {
+        Some(_) => Ok(Outcome::Feasible(node)),
+        None => Err(ProofError::Internal(
+            unit.key.text(),
+            format!(
+                "the built subtree does not find every candidate within {} guesses",
+                unit.left
+            ),
+        )),
+    }
+}
+
 /// The verdict of a merge.
 #[derive(Debug)]
 pub enum Verdict {
-    /// Every unit exact: the optimal tree (replayed) and its total.
+    /// Every unit exact ([`Goal::Total`]: the optimal tree and its total) or feasible
+    /// ([`Goal::Within`]: a witness tree within the claim and its total); replayed.
     Proved { total: u64, tree: Tree },
     /// Proved: the opener costs at least `bound`, which reaches the cutoff.
     AtLeast { bound: u64, cutoff: u64 },
-    /// Some unit has no tree within the guess limit.
+    /// Some unit has no tree within the guess limit (for [`Goal::Within`], the
+    /// smallest such unit recorded: the claim is refuted).
     Infeasible { unit: String },
-    /// Units missing (not done, or damaged), listed by key, and the bound so far.
+    /// Units missing (not done, or damaged), listed by key, and the bound so far (0
+    /// for [`Goal::Within`], which has no bound).
     Missing { keys: Vec<String>, bound: u64 },
 }
 
-/// Assembles the whole result from the records: a tree only when every unit is exact,
-/// replayed answer by answer (with the reference feedback) before it is returned.
+/// Assembles the whole result from the records: a tree only when every unit is exact
+/// (feasible, for [`Goal::Within`]), replayed answer by answer (with the reference
+/// feedback) before it is returned.
 pub fn merge(game: &Game, plan: &Plan, scan: &Scan) -> Result<Verdict, ProofError> {
+    if plan.identity.goal == Goal::Within {
+        return merge_within(game, plan, scan);
+    }
     let bound = plan.here
         + (0..plan.units.len())
             .map(|i| {
@@ -776,26 +967,7 @@ pub fn merge(game: &Game, plan: &Plan, scan: &Scan) -> Result<Verdict, ProofErro
         }
         return Ok(Verdict::Missing { keys, bound });
     }
-    let mut branches: Vec<(Feedback, Node)> = scan
-        .done
-        .iter()
-        .map(|(i, r)| match &r.outcome {
-            Outcome::Exact(_, node) => (plan.units[*i].key.feedback, node.clone()),
-            _ => unreachable!("all exact"),
-        })
-        .collect();
-    branches.sort_by_key(|(f, _)| *f);
-    let root = Node {
-        guess: plan.opener,
-        branches,
-    };
-    let tree =
-        Tree::new(game, plan.identity.hard, plan.identity.max_guesses, root).map_err(|e| {
-            ProofError::Internal(
-                "merge".into(),
-                format!("the assembled tree is invalid: {e}"),
-            )
-        })?;
+    let tree = assemble(game, plan, scan)?;
     let replay = tree.verify(game);
     if !replay.is_valid() || replay.total() != bound {
         return Err(ProofError::Internal(
@@ -808,4 +980,73 @@ pub fn merge(game: &Game, plan: &Plan, scan: &Scan) -> Result<Verdict, ProofErro
         ));
     }
     Ok(Verdict::Proved { total: bound, tree })
+}
+
+/// [`merge`] for [`Goal::Within`]: REFUTED by any infeasible unit (the smallest is
+/// named, the plainest evidence), PROVED when every unit is feasible.
+fn merge_within(game: &Game, plan: &Plan, scan: &Scan) -> Result<Verdict, ProofError> {
+    if let Some((i, _)) = scan
+        .done
+        .iter()
+        .filter(|(_, r)| r.outcome == Outcome::Infeasible)
+        .min_by_key(|(i, _)| (plan.units[**i].ids.len(), plan.units[**i].key.clone()))
+    {
+        return Ok(Verdict::Infeasible {
+            unit: plan.units[*i].key.text(),
+        });
+    }
+    let keys: Vec<String> = (0..plan.units.len())
+        .filter(|i| !scan.done.contains_key(i))
+        .map(|i| plan.units[i].key.text())
+        .collect();
+    if !keys.is_empty() {
+        return Ok(Verdict::Missing { keys, bound: 0 });
+    }
+    let tree = assemble(game, plan, scan)?;
+    let replay = tree.verify(game);
+    if !replay.is_valid() || replay.max_depth() > plan.identity.max_guesses as u32 {
+        return Err(ProofError::Internal(
+            "merge".into(),
+            format!(
+                "the assembled tree does not replay within {} guesses ({:?}; max depth {})",
+                plan.identity.max_guesses,
+                replay.problems.first(),
+                replay.max_depth()
+            ),
+        ));
+    }
+    Ok(Verdict::Proved {
+        total: replay.total(),
+        tree,
+    })
+}
+
+/// The opener with every unit's subtree under its feedback (every unit must be
+/// exact or feasible), as a tree of the plan's game, mode and limit.
+fn assemble(game: &Game, plan: &Plan, scan: &Scan) -> Result<Tree, ProofError> {
+    let mut branches: Vec<(Feedback, Node)> = Vec::with_capacity(plan.units.len());
+    for (i, unit) in plan.units.iter().enumerate() {
+        match scan.done.get(&i).map(|r| &r.outcome) {
+            Some(Outcome::Exact(_, node) | Outcome::Feasible(node)) => {
+                branches.push((unit.key.feedback, node.clone()))
+            }
+            other => {
+                return Err(ProofError::Internal(
+                    unit.key.text(),
+                    format!("assembled without a subtree ({other:?})"),
+                ))
+            }
+        }
+    }
+    branches.sort_by_key(|(f, _)| *f);
+    let root = Node {
+        guess: plan.opener,
+        branches,
+    };
+    Tree::new(game, plan.identity.hard, plan.identity.max_guesses, root).map_err(|e| {
+        ProofError::Internal(
+            "merge".into(),
+            format!("the assembled tree is invalid: {e}"),
+        )
+    })
 }

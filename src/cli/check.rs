@@ -1,4 +1,6 @@
-//! `check`: proves or refutes depth claims (see `wordle_tree::check`).
+//! `check`: proves or refutes depth claims (see `wordle_tree::check`); one opener's
+//! claim kept unit by unit (`--opener W --max-guesses D --results DIR`) is
+//! `super::check_units`.
 
 use super::{allowed_guess, describe, progress_bar, Ctx};
 use anyhow::{bail, Context, Result};
@@ -32,9 +34,12 @@ pub struct CheckArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// With `--opener any`: one result file per opener here; finished ones are skipped.
+    /// With `--opener W --max-guesses D`: the claim kept unit by unit (one file per
+    /// opener bucket): a rerun resumes, shards share it, --merge assembles the tree.
     #[arg(long)]
     results: Option<PathBuf>,
-    /// With `--opener any`: run only shard i of n (1-based), e.g. 2/8.
+    /// With `--opener any`, or `--opener W --results DIR`: run only shard i of n
+    /// (1-based), e.g. 2/8.
     #[arg(long, value_parser = super::parse_shard, value_name = "I/N")]
     shard: Option<Shard>,
     /// With `--opener any --min-over D`: dismiss openers proved to leave at least this
@@ -44,13 +49,18 @@ pub struct CheckArgs {
     /// With `--opener any --min-over D`: keep only every N-th opener (a sample).
     #[arg(long, requires = "min_over")]
     sample: Option<usize>,
-    /// With `--opener any --min-over D`: only read the results directory and report.
-    #[arg(long, requires = "min_over")]
+    /// With `--opener any --min-over D`, or `--opener W --results DIR`: only read the
+    /// results directory and report.
+    #[arg(long)]
     merge: bool,
-    /// With `--opener any --min-over D`: transposition table memory in MiB (shared).
-    #[arg(long, default_value_t = 2048, requires = "min_over")]
-    memory: usize,
+    /// With `--opener any --min-over D`, or `--opener W --results DIR`: transposition
+    /// table memory in MiB (shared; default 2048).
+    #[arg(long)]
+    memory: Option<usize>,
 }
+
+/// `--memory` when not given (MiB).
+const DEFAULT_MEMORY: usize = 2048;
 
 pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
     let game = ctx.game;
@@ -91,17 +101,45 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
                     cutoff: args.cutoff,
                     sample: args.sample,
                     merge: args.merge,
-                    memory: args.memory,
+                    memory: args.memory.unwrap_or(DEFAULT_MEMORY),
                 },
+            );
+        }
+        if args.merge || args.memory.is_some() {
+            bail!(
+                "--merge and --memory go with --opener any --min-over or --opener W --results DIR"
             );
         }
         return any(ctx, depth, args.results.as_deref(), args.shard);
     }
-    if args.results.is_some() || args.shard.is_some() {
-        bail!("--results and --shard go with --opener any");
+    if args.cutoff.is_some() || args.sample.is_some() {
+        bail!("--cutoff and --sample go with --opener any --min-over");
     }
-    if args.cutoff.is_some() || args.sample.is_some() || args.merge {
-        bail!("--cutoff, --sample and --merge go with --opener any --min-over");
+    if let Some(results) = args.results.as_deref() {
+        if args.min_over.is_some() {
+            bail!("--results with --opener W goes with --max-guesses D (--min-over D keeps results only with --opener any)");
+        }
+        if args.merge && args.shard.is_some() {
+            bail!("--merge reads every shard's unit files: leave out --shard");
+        }
+        if !args.except.is_empty() {
+            bail!("--results does not go with --except (the unit files do not record the excepted answers): run the claim with --except without --results");
+        }
+        return super::check_units::run(
+            ctx,
+            super::check_units::Args {
+                opener: allowed_guess(game, &args.opener, "opener")?,
+                depth,
+                out: args.out.as_deref(),
+                memory: args.memory.unwrap_or(DEFAULT_MEMORY),
+                results,
+                shard: args.shard,
+                merge: args.merge,
+            },
+        );
+    }
+    if args.shard.is_some() || args.merge || args.memory.is_some() {
+        bail!("--shard, --merge and --memory need --results DIR with --opener W (or go with --opener any)");
     }
     let opener = allowed_guess(game, &args.opener, "opener")?;
     let opener_word = game.guesses[opener.index()];

@@ -29,6 +29,7 @@ use wordle_tree::tree::{histogram_text, Tree};
 use wordle_tree::word::Word;
 
 mod check;
+mod check_units;
 mod min_over;
 mod proof;
 

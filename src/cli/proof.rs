@@ -30,7 +30,7 @@ pub(super) struct Args<'a> {
     pub cutoff: Option<u64>,
 }
 
-fn eta(seconds: f64) -> String {
+pub(super) fn eta(seconds: f64) -> String {
     let s = seconds.round() as u64;
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
