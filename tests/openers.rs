@@ -355,3 +355,55 @@ fn cli_runs_resumes_and_merges_on_custom_lists() {
     let table = |s: &str| s[s.find(" rank").unwrap()..].to_string();
     assert_eq!(table(&merged), table(&rerun));
 }
+
+/// `--exact` takes openers with the same letters as one group on one worker (so the
+/// transposition table answers their shared all-gray bucket): on games whose guesses
+/// hold several such groups (`least`, `slate`, `stale`, `steal`, `tales`, ...), every
+/// opener's total is still the one a fresh solver proves, on one thread and on two.
+#[test]
+fn exact_totals_with_letter_groups_equal_fresh_solves() {
+    let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let letters = |w: &Word| {
+        let mut l = w.0;
+        l.sort_unstable();
+        l
+    };
+    for seed in 1..=3u64 {
+        let mut rng = Rng(seed * 7027);
+        let n = 25 + rng.below(15);
+        let answers = rng.pick(&full.answers, n);
+        // Guesses: a few words and every allowed word with the same letters as one.
+        let seeds = rng.pick(&full.answers, 6);
+        let mut guesses: Vec<Word> = full
+            .guesses
+            .iter()
+            .filter(|g| seeds.iter().any(|s| letters(s) == letters(g)))
+            .copied()
+            .collect();
+        guesses.extend(rng.pick(&full.guesses, 20));
+        let game = Game::from_words(&answers, &guesses);
+        let table = FeedbackTable::build(&game);
+        let truth = reference(&game, &table, false);
+        for threads in [1, 2] {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = ResultsDir::open(tmp.path(), &game, false, 6).unwrap();
+            let s = Settings {
+                exact: true,
+                threads,
+                ..settings(false, None, 1)
+            };
+            let summary = run(&game, &table, &dir, &s);
+            assert!(!summary.interrupted);
+            let scan = dir.scan().unwrap();
+            assert_eq!(scan.records.len(), game.n_guesses(), "seed {seed}");
+            for (g, r) in &scan.records {
+                assert_eq!(
+                    r.outcome,
+                    Outcome::Exact(truth[g]),
+                    "seed {seed}, {threads} threads, {}",
+                    r.opener
+                );
+            }
+        }
+    }
+}
