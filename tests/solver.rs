@@ -455,3 +455,43 @@ fn solver_equals_brute_force_with_dominated_guesses() {
         "no guess was ever dominated: the test tests nothing"
     );
 }
+
+/// The compact tables large states hand their children (`kernels::Local`, states of
+/// 65 or more candidates that hand down a list) change nothing the search does: on
+/// large buckets of poor openers of the full lists, the cost and every counter
+/// (states, expansions, scanned pairs) are the same with the tables at their default
+/// size, on every state that can have one, and off.
+#[test]
+fn local_tables_change_nothing() {
+    let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let ids: Vec<AnswerId> = game.all_answer_ids();
+    // Buckets of 65 to 110 candidates of a few poor openers.
+    let mut buckets: Vec<(String, Vec<AnswerId>)> = Vec::new();
+    for opener in ["fuzzy", "mamma", "vivid", "jazzy"] {
+        let g = game.guess_id(Word::parse(opener).unwrap()).unwrap();
+        for (f, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
+            if (65..=110).contains(&bucket.len()) && buckets.len() < 3 {
+                buckets.push((format!("{opener}:{f}"), bucket));
+            }
+        }
+    }
+    assert_eq!(buckets.len(), 3);
+    for (name, bucket) in buckets {
+        let mut seen = Vec::new();
+        for local_min in [wordle_tree::search::LOCAL_MIN, 65, usize::MAX] {
+            let solver = Solver::new(
+                &game,
+                &table,
+                Config {
+                    local_min,
+                    ..Config::default()
+                },
+            );
+            let cost = solver.cost(&bucket, 5, &Revealed::default()).unwrap();
+            let c = solver.counters();
+            seen.push((cost, c.states, c.expansions, c.scanned));
+        }
+        assert!(seen.windows(2).all(|w| w[0] == w[1]), "{name}: {seen:?}");
+    }
+}

@@ -389,6 +389,7 @@ impl Solver<'_> {
                     list: &level.allowed,
                     bits: (!hard).then_some(&level.allowed_bits[..]),
                     max_split: level.max_split,
+                    local: level.has_local.then_some(&level.local),
                 }
             };
             let (v, _) = self.search(&st.child(child, next, handed), child_cutoff, below);

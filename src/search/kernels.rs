@@ -209,10 +209,78 @@ pub(super) struct Split {
 
 /// The feedback table, answer-major (see the module doc): the layout every scan
 /// kernel reads.
+#[derive(Default)]
 pub(super) struct AnswerMajor {
     pub(super) bytes: Vec<u8>,
     /// Guesses per answer row.
-    stride: usize,
+    pub(super) stride: usize,
+}
+
+/// A state's own compact answer-major table: its candidates' rows over only the
+/// guesses it hands to its children, so the children's block scans (the bulk of the
+/// work under a large state) pass over those guesses instead of every allowed one.
+/// The block kernels mask lanes but still pay for all 32 of a block, so a list that
+/// skips half the guesses (partition classes and dominated guesses dropped) used to
+/// save almost nothing. Built by `classify` for states of at least
+/// [`super::Config::local_min`] candidates whose list is under 3/4 of the guesses;
+/// the copy costs `n * guesses` bytes once (5.6 MB, a few ms, for `judos:BBBBB`).
+/// Measured: instructions (callgrind) of `--list nyt next --opener proxy
+/// proxy:BBBBB` 61.9 G -> 46.2 G, with the same states, expansions and scanned
+/// pairs (`bench --full` signature unchanged).
+/// Lane `j` of the compact table is guess `guesses[j]`; the rows are padded to a
+/// multiple of 32 guesses (padding lanes are never read as guesses).
+#[derive(Default)]
+pub(super) struct Local {
+    pub(super) table: AnswerMajor,
+    pub(super) guesses: Vec<GuessId>,
+    /// Answer id -> row in `table`, for the state's candidates (other entries stale).
+    row_of: Vec<u32>,
+}
+
+impl Local {
+    /// Rebuilds this table for the candidates `ids` (a state) and the guesses
+    /// `guesses`, from the full table `full`.
+    pub(super) fn build(&mut self, full: &AnswerMajor, ids: &[AnswerId], guesses: &[GuessId]) {
+        let stride = guesses.len().div_ceil(LANES) * LANES;
+        self.guesses.clear();
+        self.guesses.extend_from_slice(guesses);
+        self.table.stride = stride;
+        self.table.bytes.clear();
+        self.table.bytes.resize(ids.len() * stride, 0);
+        let n_answers = full.bytes.len() / full.stride.max(1);
+        if self.row_of.len() < n_answers {
+            self.row_of.resize(n_answers, u32::MAX);
+        }
+        for (i, &a) in ids.iter().enumerate() {
+            self.row_of[a.index()] = i as u32;
+            let row = &full.bytes[a.index() * full.stride..][..full.stride];
+            let out = &mut self.table.bytes[i * stride..][..guesses.len()];
+            for (o, g) in out.iter_mut().zip(guesses) {
+                *o = row[g.index()];
+            }
+        }
+    }
+
+    /// Where each of `ids` (a subset of the state's candidates) starts in `table`.
+    pub(super) fn offsets(&self, ids: &[AnswerId], offsets: &mut Vec<usize>) {
+        offsets.clear();
+        offsets.extend(ids.iter().map(|&a| {
+            let r = self.row_of[a.index()];
+            debug_assert!(r != u32::MAX, "a candidate of the state");
+            r as usize * self.table.stride
+        }));
+    }
+
+    /// The lanes of the block from `g0` that are guesses (all but the padding).
+    #[inline]
+    pub(super) fn block(&self, g0: usize) -> u32 {
+        let m = self.guesses.len() - g0.min(self.guesses.len());
+        if m >= LANES {
+            u32::MAX
+        } else {
+            (1u32 << m) - 1
+        }
+    }
 }
 
 impl AnswerMajor {

@@ -66,6 +66,9 @@ pub mod tt;
 
 pub use bound::Objective;
 pub use dominance::DOMINANCE_MIN;
+
+/// The default of [`Config::local_min`].
+pub const LOCAL_MIN: usize = 128;
 pub use stats::Counters;
 
 use crate::feedback::Feedback;
@@ -91,6 +94,11 @@ pub struct Config {
     /// States of at least this many candidates skip dominated guesses (normal mode,
     /// `dominance.rs`); `usize::MAX` turns it off (to test that it changes nothing).
     pub dominance_min: usize,
+    /// States of at least this many candidates (normal mode) that hand their
+    /// children a list of guesses give them a compact table of it
+    /// ([`kernels::Local`]); `usize::MAX` turns it off (to test that it changes
+    /// nothing).
+    pub local_min: usize,
     /// What a tree's cost counts (default: total guesses).
     pub objective: Objective,
 }
@@ -103,6 +111,7 @@ impl Default for Config {
             memory_limit: 4 << 30,
             use_transpositions: true,
             dominance_min: dominance::DOMINANCE_MIN,
+            local_min: LOCAL_MIN,
             objective: Objective::total(),
         }
     }
@@ -221,6 +230,7 @@ impl<'a> Solver<'a> {
             list: &self.all_guesses,
             bits: None,
             max_split: usize::MAX,
+            local: None,
         }
     }
 

@@ -279,12 +279,26 @@ impl Solver<'_> {
         // and the guesses past the last whole block, one guess at a time.
         let blocks = !hard && n <= BLOCK_MAX;
         let sieve = !hard && !blocks && n <= SIEVE_MAX_N && max_repeats <= SIEVE_MAX_REPEATS;
+        // The table the blocks read: the parent's compact one over exactly the guesses
+        // it handed down (lane -> guess through `local.guesses`), or the full one.
+        let local = if hard { None } else { parent.local };
         let whole = self.game.n_guesses() / LANES * LANES;
-        let block_end = if hard { 0 } else { whole };
-        let singles = if hard {
-            parent_allowed
-        } else {
-            &self.all_guesses[whole..]
+        let block_end = match (hard, local) {
+            (true, _) => 0,
+            (false, Some(l)) => l.table.stride,
+            (false, None) => whole,
+        };
+        let singles = match (hard, local) {
+            (true, _) => parent_allowed,
+            (false, Some(_)) => &[][..],
+            (false, None) => &self.all_guesses[whole..],
+        };
+        let (table, offsets) = match local {
+            Some(l) => {
+                l.offsets(ids, &mut level.local_offsets);
+                (&l.table, &level.local_offsets)
+            }
+            None => (&self.rows, &level.offsets),
         };
         if !hard && !blocks && !sieve && level.tally.len() < LANES {
             level.tally.resize(LANES, [0; 256]);
@@ -300,29 +314,33 @@ impl Solver<'_> {
             let (g, split) = if live != 0 {
                 let l = live.trailing_zeros() as usize;
                 live &= live - 1;
-                (GuessId::new(base + l), block[l])
+                let g = match local {
+                    Some(t) => t.guesses[base + l],
+                    None => GuessId::new(base + l),
+                };
+                (g, block[l])
             } else if g_next < block_end {
                 base = g_next;
                 g_next += LANES;
-                let handed_bits = parent.block(base);
+                let handed_bits = match local {
+                    Some(t) => t.block(base),
+                    None => parent.block(base),
+                };
                 if handed_bits == 0 {
                     continue;
                 }
                 let kept = if blocks {
-                    self.rows.block_scan(base, &level.offsets, &mut block);
+                    table.block_scan(base, offsets, &mut block);
                     let mut kept = 0u32;
                     for (l, split) in block.iter().enumerate() {
                         kept |= ((n - split.buckets < max_repeats) as u32) << l;
                     }
                     kept
                 } else if sieve {
-                    let (offsets, rows) = (&level.offsets, &mut level.rows);
-                    self.rows
-                        .block_sieve(base, offsets, max_repeats, rows, &mut block)
+                    table.block_sieve(base, offsets, max_repeats, &mut level.rows, &mut block)
                 } else {
                     let counts = (&mut level.tally[..LANES]).try_into().expect("32 lanes");
-                    self.rows
-                        .block_tally(base, &level.offsets, max_repeats, counts, &mut block)
+                    table.block_tally(base, offsets, max_repeats, counts, &mut block)
                 };
                 live = handed_bits & kept;
                 if handed_bits & !kept != 0 {
@@ -470,6 +488,7 @@ impl Solver<'_> {
         let hard = self.config.hard;
         let demand = revealed.demand();
         level.allowed.clear();
+        level.has_local = false;
         if !hard {
             level.allowed_bits.clear();
             level
@@ -504,6 +523,14 @@ impl Solver<'_> {
             if !hard {
                 level.allowed_bits[gi / 64] |= 1 << (gi % 64);
             }
+        }
+        // A compact table for the children when it narrows their scans enough to pay
+        // for its `n * guesses` copy.
+        level.has_local = !hard
+            && n >= self.config.local_min
+            && level.allowed.len() * 4 < self.game.n_guesses() * 3;
+        if level.has_local {
+            level.local.build(&self.rows, ids, &level.allowed);
         }
     }
 }

@@ -7,6 +7,7 @@
 //! so starting a state costs nothing). Cost: about 0.6 MB per scratch for the default
 //! lists, reused through the pool rather than zeroed per search.
 
+use super::kernels::Local;
 use super::stats::Counters;
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
@@ -41,6 +42,11 @@ pub(super) struct Level {
     pub(super) max_split: usize,
     /// Per-pattern counts of the group bound (kept zero).
     pub(super) group_counts: Vec<u16>,
+    /// The compact table handed to the children with `allowed`, when `has_local`.
+    pub(super) local: Local,
+    pub(super) has_local: bool,
+    /// Where each candidate starts in the parent's compact table, when it has one.
+    pub(super) local_offsets: Vec<usize>,
 }
 
 impl Default for Level {
@@ -59,6 +65,9 @@ impl Default for Level {
             tally: Vec::new(),
             max_split: usize::MAX,
             group_counts: Vec::new(),
+            local: Local::default(),
+            has_local: false,
+            local_offsets: Vec::new(),
         }
     }
 }

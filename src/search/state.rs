@@ -9,6 +9,7 @@
 //! with one guess left does not recurse). Both are borrowed views: making a child's
 //! costs a few pointer copies, no allocation.
 
+use super::kernels::Local;
 use super::scratch::{Classes, Level, Scratch};
 use super::stats::Counters;
 use crate::game::{AnswerId, GuessId};
@@ -24,6 +25,9 @@ pub(super) struct Guesses<'s> {
     /// makes more on a subset, so a state with more candidates cannot be split into
     /// singletons (infeasible with two guesses left).
     pub(super) max_split: usize,
+    /// The parent's compact table over exactly `list` (normal mode, large parents):
+    /// the block scans read it instead of the full table.
+    pub(super) local: Option<&'s Local>,
 }
 
 impl Guesses<'_> {
