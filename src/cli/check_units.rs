@@ -6,7 +6,6 @@
 //! (exit 1), or the missing units listed (exit 2, nothing written).
 
 use super::bench::peak_memory_mib;
-use super::proof::eta;
 use super::{describe, Ctx};
 use anyhow::{bail, Result};
 use std::path::Path;
@@ -87,21 +86,9 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         };
         let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
         let bar = super::progress_bar(ctx.quiet, "check");
-        let started = Instant::now();
-        let first = std::sync::Mutex::new(None::<u64>);
+        let time_left = super::proof::TimeLeft::new();
         let show = |st: &Status| {
-            // Time left: this run's seconds per candidate so far, times the candidates
-            // left (rough: large units cost more per candidate).
-            let mut first = first.lock().unwrap();
-            let base = *first.get_or_insert(st.mine_candidates_done);
-            let solved = st.mine_candidates_done - base;
-            let left = st.mine_candidates - st.mine_candidates_done;
-            let secs = started.elapsed().as_secs_f64();
-            let estimate = if solved > 0 {
-                eta(secs / solved as f64 * left as f64)
-            } else {
-                "-".into()
-            };
+            let estimate = time_left.estimate(st);
             let line = format!(
                 "units {}/{} (this run {}/{}), candidates {}/{}, time left ~{estimate}",
                 st.done,
@@ -136,7 +123,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         outln!(
             "this run: {} units settled in {:.1} s wall; states searched {}; table hits {} of {} probes ({:.1}%)",
             done_mine - before,
-            started.elapsed().as_secs_f64(),
+            time_left.seconds(),
             c.states,
             c.hits,
             c.probes,

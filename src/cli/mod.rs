@@ -820,7 +820,6 @@ fn solve(
         hard: ctx.hard,
         memory_limit: memory_bytes(memory)?,
         use_transpositions: true,
-        dominance_min: wordle_tree::search::DOMINANCE_MIN,
         ..Config::default()
     };
     let solver = Solver::new(game, &table, config).with_stop(ctx.stop);

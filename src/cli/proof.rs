@@ -35,6 +35,42 @@ pub(super) fn eta(seconds: f64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
+/// The time left of a units run (`solve --results`, `check --results`): this run's
+/// seconds per candidate so far, times the candidates left (a rough guide: large
+/// units cost more per candidate).
+pub(super) struct TimeLeft {
+    started: Instant,
+    /// Candidates already done when the first status came (units of earlier runs).
+    first: std::sync::Mutex<Option<u64>>,
+}
+
+impl TimeLeft {
+    pub(super) fn new() -> TimeLeft {
+        TimeLeft {
+            started: Instant::now(),
+            first: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Wall seconds since the run started.
+    pub(super) fn seconds(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    /// `H:MM:SS`, or `-` before this run has finished a unit.
+    pub(super) fn estimate(&self, st: &Status) -> String {
+        let mut first = self.first.lock().unwrap();
+        let base = *first.get_or_insert(st.mine_candidates_done);
+        let solved = st.mine_candidates_done - base;
+        let left = st.mine_candidates - st.mine_candidates_done;
+        if solved > 0 {
+            eta(self.started.elapsed().as_secs_f64() / solved as f64 * left as f64)
+        } else {
+            "-".into()
+        }
+    }
+}
+
 pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     let game = ctx.game;
     let t = Instant::now();
@@ -85,27 +121,13 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             max_guesses: a.max_guesses,
             hard: ctx.hard,
             memory_limit: a.memory << 20,
-            use_transpositions: true,
-            dominance_min: wordle_tree::search::DOMINANCE_MIN,
             ..Config::default()
         };
         let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
         let bar = super::progress_bar(ctx.quiet, "proof");
-        let started = Instant::now();
-        let first = std::sync::Mutex::new(None::<u64>);
+        let time_left = TimeLeft::new();
         let show = |st: &Status| {
-            // Time left: this run's seconds per candidate so far, times the
-            // candidates left (a rough guide: large units cost more per candidate).
-            let mut first = first.lock().unwrap();
-            let base = *first.get_or_insert(st.mine_candidates_done);
-            let solved = st.mine_candidates_done - base;
-            let left = st.mine_candidates - st.mine_candidates_done;
-            let secs = started.elapsed().as_secs_f64();
-            let estimate = if solved > 0 {
-                eta(secs / solved as f64 * left as f64)
-            } else {
-                "-".into()
-            };
+            let estimate = time_left.estimate(st);
             let line = format!(
                 "units {}/{} (this run {}/{}), bound {}, time left ~{estimate}",
                 st.done, st.units, st.mine_done, st.mine, st.bound
@@ -132,7 +154,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         let c = solver.counters();
         outln!(
             "this run: {done_here} units solved in {:.1} s wall; states searched {}; table hits {} of {} probes ({:.1}%)",
-            started.elapsed().as_secs_f64(),
+            time_left.seconds(),
             c.states,
             c.hits,
             c.probes,
