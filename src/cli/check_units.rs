@@ -47,23 +47,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         a.results.display()
     );
     let mut scan = proof::scan_dir(game, &table, &plan, a.results)?;
-    for (path, why) in &scan.damaged {
-        errln!(
-            "warning: {}: damaged unit file ({why}); {}",
-            path.display(),
-            if a.merge {
-                "counted as missing"
-            } else {
-                "it is redone"
-            }
-        );
-    }
-    for (path, why) in &scan.strays {
-        errln!(
-            "warning: {}: not a unit file of this proof ({why}); ignored",
-            path.display()
-        );
-    }
+    super::proof::warn_scan(&scan, a.merge);
     let mut unsearched = 0;
     if !a.merge {
         let shard = a.shard.unwrap_or(Shard::ALL);

@@ -35,6 +35,28 @@ pub(super) fn eta(seconds: f64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
+/// Warns of the damaged unit files (redone, or counted as missing by `--merge`) and
+/// the stray files a units directory holds.
+pub(super) fn warn_scan(scan: &proof::Scan, merge: bool) {
+    for (path, why) in &scan.damaged {
+        errln!(
+            "warning: {}: damaged unit file ({why}); {}",
+            path.display(),
+            if merge {
+                "counted as missing"
+            } else {
+                "it is redone"
+            }
+        );
+    }
+    for (path, why) in &scan.strays {
+        errln!(
+            "warning: {}: not a unit file of this proof ({why}); ignored",
+            path.display()
+        );
+    }
+}
+
 /// The time left of a units run (`solve --results`, `check --results`): this run's
 /// seconds per candidate so far, times the candidates left (a rough guide: large
 /// units cost more per candidate).
@@ -87,23 +109,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         a.results.display()
     );
     let mut scan = proof::scan_dir(game, &table, &plan, a.results)?;
-    for (path, why) in &scan.damaged {
-        errln!(
-            "warning: {}: damaged unit file ({why}); {}",
-            path.display(),
-            if a.merge {
-                "counted as missing"
-            } else {
-                "it is redone"
-            }
-        );
-    }
-    for (path, why) in &scan.strays {
-        errln!(
-            "warning: {}: not a unit file of this proof ({why}); ignored",
-            path.display()
-        );
-    }
+    warn_scan(&scan, a.merge);
     let mut interrupted = false;
     if !a.merge {
         let shard = a.shard.unwrap_or(Shard::ALL);
