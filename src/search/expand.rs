@@ -91,7 +91,13 @@ impl Solver<'_> {
         let small = !hard && (n <= HAND_ALL_MAX || self.config.objective.unit == 0);
         let dominate = !hard && n >= self.config.dominance_min;
         let (level, mut below) = work.split();
-        level.expanded.clear();
+        if level.expanded.capacity() > 1024 {
+            // Clearing a map costs its capacity: the small states that follow a large
+            // one at this depth start from a fresh map instead.
+            level.expanded = Default::default();
+        } else if !level.expanded.is_empty() {
+            level.expanded.clear();
+        }
         level.expanded_labels.clear();
         let mut sorted = 0;
         for k in 0..level.order.len() {
@@ -245,16 +251,20 @@ impl Solver<'_> {
             return false;
         }
         let (labels, mine) = level.expanded_labels.split_at(start);
-        let seen = level
-            .expanded
-            .iter()
-            .any(|&(h, s)| h == hash && labels[s..s + n] == *mine);
-        if seen {
-            level.expanded_labels.truncate(start);
-        } else {
-            level.expanded.push((hash, start));
+        match level.expanded.entry(hash) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                // Equal hashes with different labels (a collision) count as new; that
+                // guess is then expanded again, which costs time, never a result.
+                let s = *e.get();
+                let seen = labels[s..s + n] == *mine;
+                level.expanded_labels.truncate(start);
+                seen
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(start);
+                false
+            }
         }
-        seen
     }
 
     /// The cost of playing `g` at the state (`w` counted candidates), if below

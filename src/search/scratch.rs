@@ -30,8 +30,11 @@ pub(super) struct Level {
     /// `allowed` as a bitset over guess ids (normal mode), for the block scan.
     pub(super) allowed_bits: Vec<u64>,
     /// Normal mode: the partition classes of the guesses expanded at this state
-    /// (hash, start in `expanded_labels`), so an equivalent guess is not expanded twice.
-    pub(super) expanded: Vec<(u64, usize)>,
+    /// (hash -> start in `expanded_labels`), so an equivalent guess is not expanded
+    /// twice. A map, not a list: a large state expands thousands of guesses, and a
+    /// linear scan per guess made the check quadratic (38% of the time on the 384
+    /// candidates of `lants:BGBBG`, big game).
+    pub(super) expanded: ahash::AHashMap<u64, usize>,
     pub(super) expanded_labels: Vec<u8>,
     /// The candidates' feedback rows of a block sieve.
     pub(super) rows: Vec<[u8; 32]>,
@@ -59,7 +62,7 @@ impl Default for Level {
             allowed: Vec::new(),
             offsets: Vec::new(),
             allowed_bits: Vec::new(),
-            expanded: Vec::new(),
+            expanded: ahash::AHashMap::new(),
             expanded_labels: Vec::new(),
             rows: Vec::new(),
             tally: Vec::new(),
