@@ -503,3 +503,62 @@ fn local_tables_change_nothing() {
         assert!(seen.windows(2).all(|w| w[0] == w[1]), "{name}: {seen:?}");
     }
 }
+
+/// `cost_below` (the units of a split proof) offers a large state's guesses to every
+/// thread: on two threads and on one, under cutoffs below, at and above the exact
+/// cost, it must return the exact cost when below the cutoff and otherwise a bound
+/// at least the cutoff and at most the cost, in a fresh solver each time.
+#[test]
+fn cost_below_is_exact_under_any_cutoff_on_one_or_two_threads() {
+    let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let ids: Vec<AnswerId> = game.all_answer_ids();
+    let mut buckets: Vec<Vec<AnswerId>> = Vec::new();
+    for opener in ["fuzzy", "mamma", "vivid", "jazzy"] {
+        let g = game.guess_id(Word::parse(opener).unwrap()).unwrap();
+        for (_, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
+            if (64..=120).contains(&bucket.len()) && buckets.len() < 3 {
+                buckets.push(bucket);
+            }
+        }
+    }
+    assert!(buckets.len() >= 2);
+    let none = Revealed::default();
+    for bucket in &buckets {
+        let exact = Solver::new(&game, &table, Config::default())
+            .cost(bucket, 5, &none)
+            .unwrap()
+            .expect("feasible within 5");
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for cutoff in [
+                exact - 7,
+                exact - 1,
+                exact,
+                exact + 1,
+                exact + 30,
+                INFEASIBLE,
+            ] {
+                let solver = Solver::new(&game, &table, Config::default());
+                let v = pool
+                    .install(|| solver.cost_below(bucket, 5, &none, cutoff))
+                    .unwrap();
+                if cutoff > exact {
+                    assert_eq!(v, exact, "cutoff {cutoff}, {threads} threads");
+                } else {
+                    assert!(v >= cutoff && v <= exact, "cutoff {cutoff}: {v} vs {exact}");
+                }
+                // What it stored must not mislead a later search with the same table.
+                let again = pool.install(|| solver.cost(bucket, 5, &none)).unwrap();
+                assert_eq!(
+                    again,
+                    Some(exact),
+                    "after cutoff {cutoff}, {threads} threads"
+                );
+            }
+        }
+    }
+}

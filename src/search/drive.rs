@@ -61,21 +61,25 @@ impl Solver<'_> {
         left: u8,
         revealed: &Revealed,
     ) -> (u32, Option<GuessId>) {
-        let top = self.run_top(ids, left, revealed, None);
+        let top = self.run_top(ids, left, revealed, INFEASIBLE, None);
         (top.cost, top.guess)
     }
 
-    /// [`Solver::run_parallel`], optionally with a deadline: once it has passed and a
-    /// guess has been solved, no further guess is taken (the ones being expanded
-    /// finish, all of them under a cutoff: until the first cost is known, only one
-    /// guess is expanded at a time), and the result says how far the proof got.
+    /// [`Solver::run_parallel`] under a `cutoff` (the exact cost when below it, else a
+    /// lower bound at least the cutoff, as [`Solver::search`]), optionally with a
+    /// deadline: once it has passed and a guess has been solved, no further guess is
+    /// taken (the ones being expanded finish, all of them under a cutoff: until the
+    /// first cost is known, only one guess is expanded at a time), and the result says
+    /// how far the proof got. A deadline needs `cutoff` [`INFEASIBLE`].
     fn run_top(
         &self,
         ids: &[AnswerId],
         left: u8,
         revealed: &Revealed,
+        cutoff: u32,
         deadline: Option<Instant>,
     ) -> Top {
+        debug_assert!(deadline.is_none() || cutoff == INFEASIBLE);
         const PARALLEL_MIN: usize = 64;
         let threads = rayon::current_num_threads();
         let proven = |(cost, guess): (u32, Option<GuessId>)| Top {
@@ -86,13 +90,13 @@ impl Solver<'_> {
             guesses: 0,
         };
         if ids.len() < PARALLEL_MIN || (threads < 2 && deadline.is_none()) {
-            return proven(self.run(ids, left, revealed, INFEASIBLE));
+            return proven(self.run(ids, left, revealed, cutoff));
         }
         let st = self.top(ids, left, revealed);
         let mut sc = self.pool.lend(left);
         let prep = {
             let mut work = sc.work();
-            match self.scan(&st, INFEASIBLE, &mut work) {
+            match self.scan(&st, cutoff, &mut work) {
                 Scanned::Done(v, g) => return proven((v, g)),
                 Scanned::Expand(p) => {
                     let (level, below) = work.split();
@@ -106,9 +110,10 @@ impl Solver<'_> {
         };
         let root = &sc.levels[0];
         let pack = |v: u32, g: GuessId| (v as u64) << 16 | g.0 as u64;
+        // The best cost found, or the cutoff (with no guess) while none is below it.
         let best = std::sync::atomic::AtomicU64::new(match prep.incumbent {
-            (v, Some(g)) => pack(v, g),
-            _ => pack(INFEASIBLE, GuessId(0)),
+            (v, Some(g)) if v < cutoff => pack(v, g),
+            _ => pack(cutoff, GuessId(0)),
         });
         let proved = std::sync::atomic::AtomicU32::new(prep.rejected);
         let next = std::sync::atomic::AtomicUsize::new(0);
@@ -179,7 +184,7 @@ impl Solver<'_> {
         }
         let b = best.load(Ordering::Relaxed);
         let (value, guess) = ((b >> 16) as u32, GuessId((b & 0xffff) as u16));
-        let best_guess = (value < INFEASIBLE).then_some(guess);
+        let best_guess = (value < cutoff).then_some(guess);
         let proved = proved.load(Ordering::Relaxed);
         let (examined, guesses) = (next.load(Ordering::Relaxed), root.order.len());
         if cut_short.load(Ordering::Relaxed) && examined < guesses {
@@ -201,7 +206,7 @@ impl Solver<'_> {
             left,
             hard: prep.hard_key,
         };
-        let (cost, guess) = self.finish(&key, INFEASIBLE, prep.lb, (value, best_guess), proved);
+        let (cost, guess) = self.finish(&key, cutoff, prep.lb, (value, best_guess), proved);
         Top {
             cost,
             guess,
@@ -224,10 +229,14 @@ impl Solver<'_> {
         Ok((v < INFEASIBLE).then_some(v))
     }
 
-    /// One state under a cutoff, serially: the exact cost when it is below `cutoff`,
-    /// else a proved lower bound `>= cutoff` ([`super::bound::INFEASIBLE`] when no tree
-    /// finds every candidate within `left`). For callers that split one proof into
-    /// units (`crate::proof`); the transposition table is shared with every other call.
+    /// One state under a cutoff: the exact cost when it is below `cutoff`, else a
+    /// proved lower bound `>= cutoff` ([`super::bound::INFEASIBLE`] when no tree finds
+    /// every candidate within `left`). For callers that split one proof into units
+    /// (`crate::proof`); the transposition table is shared with every other call.
+    /// A large state's guesses are offered to every thread ([`Solver::run_top`]): when
+    /// the caller runs units on rayon workers, a worker left without units steals
+    /// guesses of the units still running, so the last large unit does not leave
+    /// cores idle. Feasibility (unit 0) stays serial.
     pub fn cost_below(
         &self,
         ids: &[AnswerId],
@@ -235,7 +244,13 @@ impl Solver<'_> {
         revealed: &Revealed,
         cutoff: u32,
     ) -> Result<u32, SolveError> {
-        let (v, _) = self.run(ids, left, revealed, cutoff);
+        let v = if self.config.objective.unit == 0 {
+            // Feasibility wants one witness: the serial search tries the likeliest
+            // guesses first (`first_fit`), and workers would race past it.
+            self.run(ids, left, revealed, cutoff).0
+        } else {
+            self.run_top(ids, left, revealed, cutoff, None).cost
+        };
         self.check_stop()?;
         Ok(v)
     }
@@ -251,7 +266,7 @@ impl Solver<'_> {
         revealed: &Revealed,
         deadline: Instant,
     ) -> Result<Option<Top>, SolveError> {
-        let top = self.run_top(ids, left, revealed, Some(deadline));
+        let top = self.run_top(ids, left, revealed, INFEASIBLE, Some(deadline));
         self.check_stop()?;
         Ok((top.cost < INFEASIBLE && top.guess.is_some()).then_some(top))
     }
