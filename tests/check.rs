@@ -348,3 +348,111 @@ fn any_opener_sweep_is_resumable_and_sharded() {
     assert_eq!(run("1/2").get_output().status.code(), first);
     assert_eq!(std::fs::read_dir(&results).unwrap().count(), files);
 }
+
+/// The fact `check --subset` rests on: if a tree from an opener finds every answer
+/// within D, then, on any subset of the answers (same guesses), one from the same
+/// opener does too; so a refutation on the subset carries over. Checked by brute force
+/// on random small games, normal and hard mode.
+#[test]
+fn a_refutation_on_a_subset_of_the_answers_holds_for_the_whole_list() {
+    let mut carried = 0;
+    for seed in 1..=20u64 {
+        let mut rng = Rng(seed * 7919);
+        let game = random_game(&mut rng, 7 + (seed % 6) as usize, 12);
+        let table = FeedbackTable::build(&game);
+        let hard = seed % 2 == 1;
+        let keep: Vec<wordle_tree::Word> = game
+            .answers
+            .iter()
+            .copied()
+            .filter(|_| rng.below(3) > 0)
+            .collect();
+        if keep.is_empty() {
+            continue;
+        }
+        let sub = wordle_tree::Game::from_words(&keep, &game.guesses);
+        let sub_table = FeedbackTable::build(&sub);
+        for depth in 2..=3u8 {
+            for o in 0..game.n_guesses() {
+                let opener = GuessId::new(o);
+                let word = game.guesses[o];
+                let sub_opener = sub.guess_id(word).unwrap();
+                let obj = Objective::feasibility();
+                let full = brute_from(&game, &table, &obj, depth, opener, hard) < INFEASIBLE as u64;
+                let part =
+                    brute_from(&sub, &sub_table, &obj, depth, sub_opener, hard) < INFEASIBLE as u64;
+                assert!(!full || part, "seed {seed}, opener {word}, depth {depth}");
+                carried += (!part) as usize;
+            }
+        }
+    }
+    assert!(carried > 0, "some subset refutations exercised");
+}
+
+#[test]
+fn check_on_a_subset_refutes_for_the_whole_list_or_says_undecided() {
+    let dir = tempfile::tempdir().unwrap();
+    let answers = dir.path().join("a.txt");
+    let guesses = dir.path().join("g.txt");
+    std::fs::write(
+        &answers,
+        "cigar\nrebut\nsissy\nhumph\nawake\nblush\nfocal\nevade\nnaval\nserve\n",
+    )
+    .unwrap();
+    std::fs::write(&guesses, "salet\ntrace\ncrane\n").unwrap();
+    let subset = dir.path().join("s.txt");
+    let run = |words: &str, depth: &str, extra: &[&str]| {
+        std::fs::write(&subset, words).unwrap();
+        let out = cli()
+            .arg("--answers")
+            .arg(&answers)
+            .arg("--guesses")
+            .arg(&guesses)
+            .args(["--quiet", "check", "--max-guesses", depth, "--subset"])
+            .arg(&subset)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    // Two answers cannot both be found with one guess: refuted for every opener on
+    // the subset, hence on the whole list; the whole list agrees.
+    let (code, out, _) = run("cigar\nrebut\n", "1", &["--opener", "any"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("REFUTED on the whole list: no opener finds every one of the 10 answers within 1 guesses"), "{out}");
+    let whole = cli()
+        .arg("--answers")
+        .arg(&answers)
+        .arg("--guesses")
+        .arg(&guesses)
+        .args(["--quiet", "check", "--opener", "any", "--max-guesses", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(whole.status.code(), Some(1));
+    // One opener.
+    let (code, out, _) = run("cigar\nrebut\n", "1", &["--opener", "salet"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("from salet, no tree finds"), "{out}");
+    // One answer is found at once from itself: the subset decides nothing.
+    let (code, out, _) = run("cigar\n", "1", &["--opener", "any"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("UNDECIDED"), "{out}");
+    // A word that is not an answer is named with its line.
+    let (code, _, err) = run("cigar\nsalet\n", "2", &["--opener", "any"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("s.txt:2: 'salet' is not one of the 10 answers"),
+        "{err}"
+    );
+    // --subset goes with --max-guesses only.
+    let (code, _, err) = run("cigar\n", "2", &["--opener", "salet", "--out", "x.tree"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("--subset goes with --max-guesses D only"),
+        "{err}"
+    );
+}

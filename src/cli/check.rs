@@ -57,12 +57,20 @@ pub struct CheckArgs {
     /// table memory in MiB (shared; default 2048).
     #[arg(long)]
     memory: Option<usize>,
+    /// With --max-guesses D: search only these answers (a word list, every word one of
+    /// the list's answers). A refutation on them refutes the claim for the whole list;
+    /// a success on them decides nothing (exit 2).
+    #[arg(long, value_name = "FILE", requires = "max_guesses")]
+    subset: Option<PathBuf>,
 }
 
 /// `--memory` when not given (MiB).
 const DEFAULT_MEMORY: usize = 2048;
 
 pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
+    if let Some(path) = args.subset.as_deref() {
+        return on_subset(ctx, args, path);
+    }
     let game = ctx.game;
     let depth = match (args.max_guesses, args.min_over) {
         (Some(d), None) | (None, Some(d)) => d,
@@ -241,6 +249,98 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
             outln!("time {:.3} s", t.elapsed().as_secs_f64());
             Ok(ExitCode::from(1))
         }
+    }
+}
+
+/// `--subset FILE`: the claim checked on a subset of the answers. Every tree that
+/// finds all the list's answers within D guesses (from an opener), read for the
+/// subset's answers only, finds those within D too, in normal and in hard mode (the
+/// same guesses, after the same feedback). So no tree on the subset means no tree on
+/// the list: a refutation carries over. A tree on the subset says nothing of the rest.
+fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
+    let game = ctx.game;
+    if args.min_over.is_some() || !args.except.is_empty() || args.out.is_some() || args.merge {
+        bail!("--subset goes with --max-guesses D only (not with --min-over, --except, --out or --merge)");
+    }
+    if args.results.is_some() && !args.opener.eq_ignore_ascii_case("any") {
+        bail!("--subset with --results goes with --opener any (one result file per opener)");
+    }
+    let list = wordle_tree::word::WordList::load(path)
+        .with_context(|| format!("--subset {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("--subset {}", path.display()))?;
+    let lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, _)| i + 1);
+    for (&w, line) in list.words.iter().zip(lines) {
+        if game.answer_id(w).is_none() {
+            bail!(
+                "{}:{line}: '{w}' is not one of the {} answers of lists {}",
+                path.display(),
+                game.n_answers(),
+                game.name
+            );
+        }
+    }
+    let guesses = wordle_tree::word::WordList {
+        words: game.guesses.clone(),
+    };
+    let sub = wordle_tree::game::Game::new("custom", list, guesses)?;
+    let name = format!(
+        "the {} answers of {} (a subset of the {} answers of lists {})",
+        sub.n_answers(),
+        path.display(),
+        game.n_answers(),
+        game.name
+    );
+    outln!("checking on {name}: a refutation holds for the whole list, a success decides nothing");
+    let sub_ctx = Ctx {
+        game: &sub,
+        hard: ctx.hard,
+        quiet: ctx.quiet,
+        stop: ctx.stop,
+        table: ctx.table,
+    };
+    let sub_args = CheckArgs {
+        subset: None,
+        opener: args.opener.clone(),
+        max_guesses: args.max_guesses,
+        min_over: None,
+        except: Vec::new(),
+        out: None,
+        results: args.results.clone(),
+        shard: args.shard,
+        cutoff: None,
+        sample: None,
+        merge: false,
+        memory: args.memory,
+    };
+    let code = run(&sub_ctx, &sub_args)?;
+    let d = args.max_guesses.expect("clap requires --max-guesses");
+    let who = if args.opener.eq_ignore_ascii_case("any") {
+        "no opener".to_string()
+    } else {
+        format!("from {}, no tree", args.opener.to_ascii_lowercase())
+    };
+    let shard_text = match args.shard {
+        Some(s) if s.count > 1 => format!(" (among the openers of shard {}/{})", s.index, s.count),
+        _ => String::new(),
+    };
+    if code == ExitCode::from(1) {
+        outln!(
+            "REFUTED on the whole list: {who} finds every one of the {} answers within {d} guesses{shard_text} ({}), since none does on {name}",
+            game.n_answers(),
+            describe(game, ctx.hard)
+        );
+        Ok(ExitCode::from(1))
+    } else {
+        outln!(
+            "UNDECIDED for the whole list: the subset can be finished within {d} guesses, which proves nothing for the other {} answers; run without --subset, or with a harder subset",
+            game.n_answers() - sub.n_answers()
+        );
+        Ok(ExitCode::from(2))
     }
 }
 
