@@ -19,6 +19,14 @@
 //! long proof resumes and shards (`check --opener W --max-guesses D --results DIR`):
 //! that is [`crate::proof`] with the objective [`crate::proof::Goal::Within`], the
 //! same feasibility search per bucket as [`within`], whose verdict it must equal.
+//!
+//! A depth claim may also be refuted on a subset of the answers (`check --subset`):
+//! a tree that finds every answer within D, read for the subset's answers only, finds
+//! those within D too (normal and hard mode: the same guesses after the same
+//! feedback), so no tree for the subset means none for the list. Answers that differ
+//! in one position only ([`largest_groups`], e.g. `_ills`) make small subsets that
+//! are hard to finish: on the big game the 49 answers of its three largest groups
+//! already refute "within 5" for every opener.
 
 use crate::candidates::Candidates;
 use crate::feedback::Feedback;
@@ -35,6 +43,28 @@ use std::sync::Arc;
 
 /// The number of guesses the game allows.
 pub const GAME_LIMIT: u8 = 6;
+
+/// The `k` largest groups of answers that agree in four positions and differ in the
+/// fifth (pattern such as `_ills`, and its answers), largest first (ties: pattern
+/// order). Groups may overlap (`bills` is in `_ills` and `b_lls`).
+pub fn largest_groups(game: &Game, k: usize) -> Vec<(String, Vec<AnswerId>)> {
+    let mut groups: BTreeMap<[u8; 5], Vec<AnswerId>> = BTreeMap::new();
+    for a in game.answer_ids() {
+        let w = game.answers[a.index()].0;
+        for p in 0..5 {
+            let mut pat = w;
+            pat[p] = b'_';
+            groups.entry(pat).or_default().push(a);
+        }
+    }
+    let mut list: Vec<([u8; 5], Vec<AnswerId>)> =
+        groups.into_iter().filter(|(_, v)| v.len() > 1).collect();
+    list.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    list.into_iter()
+        .take(k)
+        .map(|(p, v)| (String::from_utf8_lossy(&p).into_owned(), v))
+        .collect()
+}
 
 /// A finished solve's tree is valid by the solver's construction (checked against
 /// the reference replay by the tests); a failure here is a solver bug, not bad input.

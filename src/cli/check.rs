@@ -57,10 +57,11 @@ pub struct CheckArgs {
     /// table memory in MiB (shared; default 2048).
     #[arg(long)]
     memory: Option<usize>,
-    /// With --max-guesses D: search only these answers (a word list, every word one of
-    /// the list's answers). A refutation on them refutes the claim for the whole list;
-    /// a success on them decides nothing (exit 2).
-    #[arg(long, value_name = "FILE", requires = "max_guesses")]
+    /// With --max-guesses D: search only these answers: a word list (every word one of
+    /// the list's answers), or `groups:K`, the answers of the K largest groups that
+    /// differ in one position (`_ills`, ...). A refutation on them refutes the claim
+    /// for the whole list; a success on them decides nothing (exit 2).
+    #[arg(long, value_name = "FILE|groups:K", requires = "max_guesses")]
     subset: Option<PathBuf>,
 }
 
@@ -265,33 +266,57 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
     if args.results.is_some() && !args.opener.eq_ignore_ascii_case("any") {
         bail!("--subset with --results goes with --opener any (one result file per opener)");
     }
-    let list = wordle_tree::word::WordList::load(path)
-        .with_context(|| format!("--subset {}", path.display()))?;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("--subset {}", path.display()))?;
-    let lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, _)| i + 1);
-    for (&w, line) in list.words.iter().zip(lines) {
-        if game.answer_id(w).is_none() {
-            bail!(
-                "{}:{line}: '{w}' is not one of the {} answers of lists {}",
-                path.display(),
-                game.n_answers(),
-                game.name
-            );
+    let (list, what) = match path.to_str().and_then(|p| p.strip_prefix("groups:")) {
+        Some(k) => {
+            let k: usize = k
+                .parse()
+                .ok()
+                .filter(|k| (1..=100).contains(k))
+                .with_context(|| format!("--subset groups:K needs K from 1 to 100, not '{k}'"))?;
+            let groups = check::largest_groups(game, k);
+            let mut ids: Vec<_> = groups.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+            ids.sort();
+            ids.dedup();
+            let names: Vec<String> = groups
+                .iter()
+                .map(|(p, v)| format!("{p} {}", v.len()))
+                .collect();
+            let words = ids.iter().map(|a| game.answers[a.index()]).collect();
+            (
+                wordle_tree::word::WordList { words },
+                format!("the {} largest one-position groups ({})", groups.len(), names.join(", ")),
+            )
         }
-    }
+        None => {
+            let list = wordle_tree::word::WordList::load(path)
+                .with_context(|| format!("--subset {}", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("--subset {}", path.display()))?;
+            let lines = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+                .map(|(i, _)| i + 1);
+            for (&w, line) in list.words.iter().zip(lines) {
+                if game.answer_id(w).is_none() {
+                    bail!(
+                        "{}:{line}: '{w}' is not one of the {} answers of lists {}",
+                        path.display(),
+                        game.n_answers(),
+                        game.name
+                    );
+                }
+            }
+            (list, path.display().to_string())
+        }
+    };
     let guesses = wordle_tree::word::WordList {
         words: game.guesses.clone(),
     };
     let sub = wordle_tree::game::Game::new("custom", list, guesses)?;
     let name = format!(
-        "the {} answers of {} (a subset of the {} answers of lists {})",
+        "the {} answers of {what} (a subset of the {} answers of lists {})",
         sub.n_answers(),
-        path.display(),
         game.n_answers(),
         game.name
     );
