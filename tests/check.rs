@@ -456,3 +456,35 @@ fn check_on_a_subset_refutes_for_the_whole_list_or_says_undecided() {
         "{err}"
     );
 }
+
+#[test]
+fn largest_groups_are_the_biggest_one_position_patterns_largest_first() {
+    let words: Vec<wordle_tree::Word> = [
+        "bills", "fills", "hills", "mills", "bells", "balls", "crane", "crate", "grate",
+    ]
+    .iter()
+    .map(|w| wordle_tree::Word::parse(w).unwrap())
+    .collect();
+    let game = wordle_tree::Game::from_words(&words, &words);
+    let groups = check::largest_groups(&game, 3);
+    let named: Vec<(String, usize)> = groups.iter().map(|(p, v)| (p.clone(), v.len())).collect();
+    // _ills (4), then the groups of 3 and 2 in pattern order: b_lls (bills bells balls).
+    assert_eq!(named[0], ("_ills".to_string(), 4));
+    assert_eq!(named[1], ("b_lls".to_string(), 3));
+    assert_eq!(named[2].1, 2);
+    for (p, v) in &groups {
+        for a in v {
+            let w = game.answers[a.index()].0;
+            let hole = p.find('_').unwrap();
+            assert!(w
+                .iter()
+                .enumerate()
+                .all(|(i, &c)| i == hole || c == p.as_bytes()[i]));
+        }
+    }
+    let big = wordle_tree::Game::load(&wordle_tree::game::ListSource::Named("wordle-all".into()))
+        .unwrap();
+    let top = check::largest_groups(&big, 2);
+    assert_eq!((top[0].0.as_str(), top[0].1.len()), ("_ills", 19));
+    assert_eq!(top[1].1.len(), 15);
+}

@@ -284,7 +284,11 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
             let words = ids.iter().map(|a| game.answers[a.index()]).collect();
             (
                 wordle_tree::word::WordList { words },
-                format!("the {} largest one-position groups ({})", groups.len(), names.join(", ")),
+                format!(
+                    "the {} largest one-position groups ({})",
+                    groups.len(),
+                    names.join(", ")
+                ),
             )
         }
         None => {
