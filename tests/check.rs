@@ -488,3 +488,35 @@ fn largest_groups_are_the_biggest_one_position_patterns_largest_first() {
     assert_eq!((top[0].0.as_str(), top[0].1.len()), ("_ills", 19));
     assert_eq!(top[1].1.len(), 15);
 }
+
+/// On a big game, `check --opener any --max-guesses D` first tries the answers of the
+/// largest one-position groups: on the big game they refute "within 5" (a slice of
+/// the openers keeps this quick).
+#[test]
+fn any_opener_on_the_big_game_is_refuted_on_its_largest_groups() {
+    let out = cli()
+        .args([
+            "--list",
+            "wordle-all",
+            "--quiet",
+            "check",
+            "--opener",
+            "any",
+            "--max-guesses",
+            "5",
+            "--shard",
+            "7/400",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.starts_with("REFUTED: no opener finds every answer within 5 guesses (shard 7/400: 33 openers); 33 openers checked (lists wordle-all (12972 answers"),
+        "{text}"
+    );
+    assert!(
+        text.contains("on the 49 answers of the 3 largest one-position groups (_ills 19, _acks 15, _angs 15) only"),
+        "{text}"
+    );
+}

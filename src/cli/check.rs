@@ -9,12 +9,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 use wordle_tree::check::{self, Verdict};
 use wordle_tree::format::file;
-use wordle_tree::game::GuessId;
+use wordle_tree::game::{Game, GuessId};
 use wordle_tree::results::{ResultsDir, Shard};
 use wordle_tree::search::SolveError;
 use wordle_tree::table::FeedbackTable;
 use wordle_tree::tree::histogram_text;
-use wordle_tree::word::Word;
+use wordle_tree::word::{Word, WordList};
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -273,27 +273,11 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
                 .ok()
                 .filter(|k| (1..=100).contains(k))
                 .with_context(|| format!("--subset groups:K needs K from 1 to 100, not '{k}'"))?;
-            let groups = check::largest_groups(game, k);
-            let mut ids: Vec<_> = groups.iter().flat_map(|(_, v)| v.iter().copied()).collect();
-            ids.sort();
-            ids.dedup();
-            let names: Vec<String> = groups
-                .iter()
-                .map(|(p, v)| format!("{p} {}", v.len()))
-                .collect();
-            let words = ids.iter().map(|a| game.answers[a.index()]).collect();
-            (
-                wordle_tree::word::WordList { words },
-                format!(
-                    "the {} largest one-position groups ({})",
-                    groups.len(),
-                    names.join(", ")
-                ),
-            )
+            groups_subset(game, k)
         }
         None => {
-            let list = wordle_tree::word::WordList::load(path)
-                .with_context(|| format!("--subset {}", path.display()))?;
+            let list =
+                WordList::load(path).with_context(|| format!("--subset {}", path.display()))?;
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("--subset {}", path.display()))?;
             let lines = text
@@ -314,10 +298,7 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
             (list, path.display().to_string())
         }
     };
-    let guesses = wordle_tree::word::WordList {
-        words: game.guesses.clone(),
-    };
-    let sub = wordle_tree::game::Game::new("custom", list, guesses)?;
+    let sub = sub_game(game, list)?;
     let name = format!(
         "the {} answers of {what} (a subset of the {} answers of lists {})",
         sub.n_answers(),
@@ -373,6 +354,43 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
     }
 }
 
+/// The answers of the `k` largest one-position groups, and how to name them.
+fn groups_subset(game: &Game, k: usize) -> (WordList, String) {
+    let groups = check::largest_groups(game, k);
+    let mut ids: Vec<_> = groups.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+    ids.sort();
+    ids.dedup();
+    let names: Vec<String> = groups
+        .iter()
+        .map(|(p, v)| format!("{p} {}", v.len()))
+        .collect();
+    let words = ids.iter().map(|a| game.answers[a.index()]).collect();
+    (
+        WordList { words },
+        format!(
+            "the {} largest one-position groups ({})",
+            groups.len(),
+            names.join(", ")
+        ),
+    )
+}
+
+/// The game of `answers` (a subset of `game`'s) with all of `game`'s guesses.
+fn sub_game(game: &Game, answers: WordList) -> Result<Game> {
+    let guesses = WordList {
+        words: game.guesses.clone(),
+    };
+    Ok(Game::new("custom", answers, guesses)?)
+}
+
+/// `check --opener any --max-guesses D` on a game of at least this many answers first
+/// tries the subsets [`AUTO_GROUPS`] (see [`on_subset`]): on the big game the 49
+/// answers of `groups:3` refute "within 5" for every opener in under a minute, where
+/// the whole list takes hours.
+const AUTO_SUBSET_MIN: usize = 4000;
+/// The `groups:K` subsets tried first, in order.
+const AUTO_GROUPS: [usize; 2] = [3, 5];
+
 fn save(out: Option<&Path>, tree: &wordle_tree::tree::Tree) -> Result<()> {
     if let Some(path) = out {
         file::save(tree, path)?;
@@ -399,9 +417,73 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
         None => Default::default(),
     };
     let t = Instant::now();
-    let table = FeedbackTable::build(game);
     let all: Vec<GuessId> = (0..game.n_guesses()).map(GuessId::new).collect();
     let mine = shard.select(&all);
+    let shard_text = if shard.count > 1 {
+        format!(
+            " (shard {}/{}: {} openers)",
+            shard.index,
+            shard.count,
+            mine.len()
+        )
+    } else {
+        String::new()
+    };
+    if game.n_answers() >= AUTO_SUBSET_MIN {
+        for k in AUTO_GROUPS {
+            let (list, what) = groups_subset(game, k);
+            let sub = sub_game(game, list)?;
+            let sub_table = FeedbackTable::build(&sub);
+            let openers: Vec<GuessId> = mine
+                .iter()
+                .map(|g| {
+                    sub.guess_id(game.guesses[g.index()])
+                        .expect("a subset game keeps every guess")
+                })
+                .collect();
+            let bar = progress_bar(ctx.quiet, "check (subset)");
+            bar.set_length(openers.len() as u64);
+            let sweep = check::sweep_within(
+                &sub,
+                &sub_table,
+                &openers,
+                depth,
+                ctx.hard,
+                None,
+                &Default::default(),
+                ctx.stop,
+                &|done| bar.set_position(done as u64),
+            );
+            bar.finish_and_clear();
+            let sweep = match sweep {
+                Err(check::SweepError::Solve(SolveError::Interrupted)) => bail!("interrupted"),
+                other => other?,
+            };
+            match sweep.settled.iter().find(|(_, ok)| *ok) {
+                None => {
+                    outln!(
+                        "REFUTED: no opener finds every answer within {depth} guesses{shard_text}; {} openers checked ({}) in {:.1} s, on the {} answers of {what} only: a tree for every answer, read for these, would find these in time",
+                        sweep.settled.len(),
+                        describe(game, ctx.hard),
+                        t.elapsed().as_secs_f64(),
+                        sub.n_answers()
+                    );
+                    return Ok(ExitCode::from(1));
+                }
+                Some((g, _)) => outln!(
+                    "the {} answers of {what} do not settle it ({} finds them all within {depth}); {}",
+                    sub.n_answers(),
+                    sub.guesses[g.index()],
+                    if k == AUTO_GROUPS[AUTO_GROUPS.len() - 1] {
+                        "checking every answer"
+                    } else {
+                        "trying more groups"
+                    }
+                ),
+            }
+        }
+    }
+    let table = FeedbackTable::build(game);
     let bar = progress_bar(ctx.quiet, "check");
     bar.set_length(mine.len() as u64);
     let sweep = check::sweep_within(
@@ -431,16 +513,6 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
         .filter(|(_, ok)| *ok)
         .map(|(g, _)| game.guesses[g.index()].to_string())
         .collect();
-    let shard_text = if shard.count > 1 {
-        format!(
-            " (shard {}/{}: {} openers)",
-            shard.index,
-            shard.count,
-            mine.len()
-        )
-    } else {
-        String::new()
-    };
     let secs = t.elapsed().as_secs_f64();
     if good.is_empty() {
         outln!(
