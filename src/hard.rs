@@ -37,6 +37,12 @@ impl Revealed {
         self.min_count.iter().zip(&counts).all(|(m, c)| c >= m)
     }
 
+    /// How many positions have a green letter fixed.
+    #[inline]
+    pub fn greens(&self) -> usize {
+        self.greens.iter().filter(|&&g| g != 0).count()
+    }
+
     /// What is revealed after also playing `guess` and seeing `feedback`.
     pub fn after(&self, guess: Word, feedback: Feedback) -> Revealed {
         let mut next = *self;

@@ -562,3 +562,92 @@ fn cost_below_is_exact_under_any_cutoff_on_one_or_two_threads() {
         }
     }
 }
+
+/// Hard mode: once a group's shared letters are green, every guess must keep them,
+/// so a guess splits off at most `5 - greens` of the group (`groups.rs`). Brute force
+/// on games of one-position groups where greens get revealed (the group's own words
+/// and made-up testers are the guesses), for every objective.
+#[test]
+fn hard_mode_group_bound_with_greens_matches_brute_force() {
+    let groups: [&[&str]; 2] = [
+        &[
+            "bills", "dills", "fills", "gills", "hills", "kills", "mills", "pills", "rills",
+        ],
+        &[
+            "bight", "fight", "light", "might", "night", "right", "sight", "tight",
+        ],
+    ];
+    let testers = ["bdfgh", "kmprs", "lntwy", "bills", "gkptz", "fmnrw"];
+    for seed in 1..=12u64 {
+        let mut rng = Rng(seed * 7717);
+        let g = groups[rng.below(groups.len())];
+        let r = 5 + rng.below(4);
+        let answers: Vec<Word> = rng
+            .subset(g, r)
+            .iter()
+            .map(|w| Word::parse(w).unwrap())
+            .collect();
+        let mut guesses = answers.clone();
+        let k = 1 + rng.below(3);
+        guesses.extend(
+            rng.subset(&testers, k)
+                .iter()
+                .map(|w| Word::parse(w).unwrap()),
+        );
+        guesses.sort();
+        guesses.dedup();
+        let mut answers = answers;
+        answers.sort();
+        let game = Game::from_words(&answers, &guesses);
+        let max = 3 + (seed % 3) as u8;
+        check_against_brute_force(seed, &mut rng, &game, max, true);
+    }
+    // Testers that keep the group's `i` (and `l`) in place: once they turn green, hard
+    // mode leaves four (three) letters per guess to split the group, and a tree that
+    // uses them well is exactly as good as the bound allows.
+    let partial = [
+        "bidfg", "kimpr", "hiwtz", "gidhk", "kilmp", "bildf", "wilrt",
+    ];
+    for seed in 1..=16u64 {
+        let mut rng = Rng(seed * 104729);
+        let r = 6 + rng.below(5);
+        let mut answers: Vec<Word> = rng
+            .subset(groups[0], r)
+            .iter()
+            .map(|w| Word::parse(w).unwrap())
+            .collect();
+        answers.sort();
+        let mut guesses = answers.clone();
+        let k = 2 + rng.below(4);
+        guesses.extend(
+            rng.subset(&partial, k)
+                .iter()
+                .map(|w| Word::parse(w).unwrap()),
+        );
+        guesses.sort();
+        guesses.dedup();
+        let game = Game::from_words(&answers, &guesses);
+        let max = 3 + (seed % 2) as u8;
+        check_against_brute_force(seed, &mut rng, &game, max, true);
+    }
+    // A group of 12 where the first tester leaves 8 with `i` green: the bound must
+    // allow four splits per guess there, not fewer.
+    let twelve: Vec<Word> = [
+        "bills", "dills", "fills", "gills", "hills", "kills", "mills", "pills", "rills", "sills",
+        "tills", "wills",
+    ]
+    .iter()
+    .map(|w| Word::parse(w).unwrap())
+    .collect();
+    for (max, testers) in [
+        (4u8, &["bidfg", "kimpr", "hiwts"][..]),
+        (4, &["bidfg", "kimpr", "hiwts", "sitwh"][..]),
+        (3, &["bidfg", "kimpr", "hiwts"][..]),
+    ] {
+        let mut guesses = twelve.clone();
+        guesses.extend(testers.iter().map(|w| Word::parse(w).unwrap()));
+        let game = Game::from_words(&twelve, &guesses);
+        let mut rng = Rng(max as u64 * 31 + testers.len() as u64);
+        check_against_brute_force(max as u64, &mut rng, &game, max, true);
+    }
+}

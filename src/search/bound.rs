@@ -222,12 +222,13 @@ impl Objective {
     }
 
     /// The endgame-group bound (`groups.rs`) of `n` candidates holding a group of `r`
-    /// answers that differ in one position, with `left` guesses left: infeasible when
+    /// answers that differ in one position, with `left` guesses left, when a guess
+    /// splits off at most `per` of them (5; hard mode `5 - greens`): infeasible when
     /// the group cannot be found in time; otherwise, without a penalty, the group's
     /// least cost plus the size bound of the rest (0 for penalty objectives).
     #[inline]
-    pub fn group_bound(&self, n: usize, r: u32, left: u8) -> u32 {
-        if r > super::groups::reach(left) {
+    pub fn group_bound(&self, n: usize, r: u32, left: u8, per: u32) -> u32 {
+        if r > super::groups::reach_per(left, per) {
             return INFEASIBLE;
         }
         if self.has_penalty() {
@@ -235,7 +236,7 @@ impl Objective {
         }
         let rest = (n as u64).saturating_sub(r as u64);
         let rest = if rest > 0 { 2 * rest - 1 } else { 0 };
-        sat(self.unit as u64 * (super::groups::group_cost(r) as u64 + rest))
+        sat(self.unit as u64 * (super::groups::group_cost_per(r, per) as u64 + rest))
     }
 
     /// The per-guess bound (module doc) of a guess making `buckets` buckets; infeasible

@@ -334,7 +334,13 @@ impl Solver<'_> {
                 obj.split_bound(m as usize, obj.counted(child), left - 1, level.max_split);
             if m as usize >= GROUP_MIN {
                 let r = self.groups.largest(child, &mut level.group_counts);
-                blb = blb.max(obj.group_bound(m as usize, r, left - 1));
+                let greens = if hard {
+                    revealed.after(word, f).greens()
+                } else {
+                    0
+                };
+                let per = super::groups::per_guess(greens);
+                blb = blb.max(obj.group_bound(m as usize, r, left - 1, per));
             }
             if m >= 3 && blb < INFEASIBLE {
                 let key = if hard {

@@ -14,7 +14,7 @@
 //! Write `N(d)` for the most answers of `G` a tree finds within `d` guesses. The root
 //! finds at most one, the singletons it splits off are found at the earliest one guess
 //! later, and the rest is a smaller group: `N(1) <= 1`, `N(d) <= 5 + N(d - 1)`, so
-//! `N(d) <= 5d - 4` ([`reach`]). Hence:
+//! `N(d) <= 5d - 4` ([`reach_per`]). Hence:
 //! * **Depth**: a state with `left` guesses left holding a group of more than
 //!   `5 * left - 4` answers has no tree (infeasible), whatever the objective.
 //! * **Cost**: ordering `G`'s answers by the guess that finds them, the `i`-th is found
@@ -26,8 +26,16 @@
 //!   This beats the size bound `2n - 1` from `r = 7` on (by one when the state is the
 //!   group), and by 23 for the 19 answers of `_ills` in the big game.
 //!
-//! The same reasoning holds in hard mode (it only removes guesses). Only the largest
-//! group of a state is used. Tests in `tests/solver.rs` check the search against a
+//! The same reasoning holds in hard mode (it only removes guesses), and there it
+//! gets stronger. Every later guess must keep each revealed green letter in its place;
+//! a group's answers share the letters there, so those positions are green for all of
+//! them and tell none apart (a letter matched green is never also yellow). Only the
+//! guess's letters at the other `per = 5 - greens` positions can split the group, at
+//! most one singleton per distinct letter, so `N(1) <= 1`, `N(d) <= per + N(d - 1)`:
+//! `N(d) <= per (d - 1) + 1` ([`reach_per`]), and the `i`-th answer is found no
+//! earlier than guess `1 + ceil((i - 1) / per)` ([`group_cost_per`]). Greens are only
+//! added along a path, so `per` taken at a state holds below it. With four greens a
+//! group of `r` needs `r` guesses. Only the largest group of a state is used. Tests in `tests/solver.rs` check the search against a
 //! brute force on small games built around such groups.
 //!
 //! Cost: five counter updates per candidate, only for states and buckets of at least
@@ -113,10 +121,34 @@ impl Groups {
     }
 }
 
-/// The most answers of one group any tree finds within `left` guesses: `5 * left - 4`.
+/// The most answers of one group any tree finds within `left` guesses when a guess
+/// splits off at most `per` of them: `per * (left - 1) + 1` (`5 * left - 4` in normal
+/// mode; hard mode: `per = 5 - greens`).
 #[inline]
-pub(super) fn reach(left: u8) -> u32 {
-    (5 * left as u32).saturating_sub(4)
+pub(super) fn reach_per(left: u8, per: u32) -> u32 {
+    if left == 0 {
+        0
+    } else {
+        per * (left as u32 - 1) + 1
+    }
+}
+
+/// [`group_cost`] when a guess splits off at most `per` answers of the group:
+/// `sum_{i=1..r} 1 + ceil((i - 1) / per)`.
+#[inline]
+pub(super) fn group_cost_per(r: u32, per: u32) -> u32 {
+    if per >= 5 {
+        return group_cost(r);
+    }
+    let per = per.max(1);
+    (1..=r).map(|i| 1 + (i - 1).div_ceil(per)).sum()
+}
+
+/// Answers of a group a guess can split off at a hard-mode state with `greens`
+/// letters fixed (5 in normal mode: pass 0).
+#[inline]
+pub(super) fn per_guess(greens: usize) -> u32 {
+    (5 - greens.min(4)) as u32
 }
 
 /// The least total guesses that find `r` answers of one group: `sum_{i=1..r} (i+8)/5`.
@@ -151,12 +183,33 @@ mod tests {
     }
 
     #[test]
+    fn per_guess_forms_agree_with_their_sums() {
+        for per in 1..=5u32 {
+            for r in 0..60u32 {
+                let slow: u32 = (1..=r).map(|i| 1 + (i - 1).div_ceil(per)).sum();
+                assert_eq!(group_cost_per(r, per), slow, "r = {r}, per = {per}");
+            }
+            for left in 0..8u8 {
+                // reach is the most answers whose earliest guess is within `left`.
+                let most = (1..200u32)
+                    .take_while(|&i| 1 + (i - 1).div_ceil(per) <= left as u32)
+                    .count() as u32;
+                assert_eq!(reach_per(left, per), most, "left = {left}, per = {per}");
+            }
+        }
+        assert_eq!(group_cost_per(5, 1), 15);
+        assert_eq!(reach_per(6, 1), 6);
+        assert_eq!(per_guess(0), 5);
+        assert_eq!(per_guess(4), 1);
+    }
+
+    #[test]
     fn reach_is_five_per_guess_after_the_first() {
-        assert_eq!(reach(0), 0);
-        assert_eq!(reach(1), 1);
-        assert_eq!(reach(2), 6);
-        assert_eq!(reach(4), 16);
-        assert_eq!(reach(5), 21);
+        assert_eq!(reach_per(0, 5), 0);
+        assert_eq!(reach_per(1, 5), 1);
+        assert_eq!(reach_per(2, 5), 6);
+        assert_eq!(reach_per(4, 5), 16);
+        assert_eq!(reach_per(5, 5), 21);
     }
 
     #[test]
