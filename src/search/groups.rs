@@ -192,7 +192,7 @@ mod tests {
             for left in 0..8u8 {
                 // reach is the most answers whose earliest guess is within `left`.
                 let most = (1..200u32)
-                    .take_while(|&i| 1 + (i - 1).div_ceil(per) <= left as u32)
+                    .take_while(|&i| (i - 1).div_ceil(per) < left as u32)
                     .count() as u32;
                 assert_eq!(reach_per(left, per), most, "left = {left}, per = {per}");
             }
