@@ -205,6 +205,20 @@ fn cli() -> Command {
     Command::cargo_bin("wordle-tree").unwrap()
 }
 
+/// Ten answers and three extra guesses in a temporary directory (answers, guesses).
+fn tiny_game() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let answers = dir.path().join("a.txt");
+    let guesses = dir.path().join("g.txt");
+    std::fs::write(
+        &answers,
+        "cigar\nrebut\nsissy\nhumph\nawake\nblush\nfocal\nevade\nnaval\nserve\n",
+    )
+    .unwrap();
+    std::fs::write(&guesses, "salet\ntrace\ncrane\n").unwrap();
+    (dir, answers, guesses)
+}
+
 #[test]
 fn published_depth_facts_on_the_full_lists() {
     let out = cli()
@@ -312,15 +326,7 @@ fn bad_check_input_exits_2_with_a_message() {
 #[test]
 fn any_opener_sweep_is_resumable_and_sharded() {
     // A tiny custom game keeps the sweep instant.
-    let dir = tempfile::tempdir().unwrap();
-    let answers = dir.path().join("a.txt");
-    let guesses = dir.path().join("g.txt");
-    std::fs::write(
-        &answers,
-        "cigar\nrebut\nsissy\nhumph\nawake\nblush\nfocal\nevade\nnaval\nserve\n",
-    )
-    .unwrap();
-    std::fs::write(&guesses, "salet\ntrace\ncrane\n").unwrap();
+    let (dir, answers, guesses) = tiny_game();
     let results = dir.path().join("r");
     let run = |shard: &str| {
         cli()
@@ -391,15 +397,7 @@ fn a_refutation_on_a_subset_of_the_answers_holds_for_the_whole_list() {
 
 #[test]
 fn check_on_a_subset_refutes_for_the_whole_list_or_says_undecided() {
-    let dir = tempfile::tempdir().unwrap();
-    let answers = dir.path().join("a.txt");
-    let guesses = dir.path().join("g.txt");
-    std::fs::write(
-        &answers,
-        "cigar\nrebut\nsissy\nhumph\nawake\nblush\nfocal\nevade\nnaval\nserve\n",
-    )
-    .unwrap();
-    std::fs::write(&guesses, "salet\ntrace\ncrane\n").unwrap();
+    let (dir, answers, guesses) = tiny_game();
     let subset = dir.path().join("s.txt");
     let run = |words: &str, depth: &str, extra: &[&str]| {
         std::fs::write(&subset, words).unwrap();
