@@ -563,6 +563,11 @@ fn cost_below_is_exact_under_any_cutoff_on_one_or_two_threads() {
     }
 }
 
+/// Parsed words of a test list.
+fn words(list: &[&str]) -> Vec<Word> {
+    list.iter().map(|w| Word::parse(w).unwrap()).collect()
+}
+
 /// Hard mode: once a group's shared letters are green, every guess must keep them,
 /// so a guess splits off at most `5 - greens` of the group (`groups.rs`). Brute force
 /// on games of one-position groups where greens get revealed (the group's own words
@@ -589,11 +594,7 @@ fn hard_mode_group_bound_with_greens_matches_brute_force() {
             .collect();
         let mut guesses = answers.clone();
         let k = 1 + rng.below(3);
-        guesses.extend(
-            rng.subset(&testers, k)
-                .iter()
-                .map(|w| Word::parse(w).unwrap()),
-        );
+        guesses.extend(words(&rng.subset(&testers, k)));
         guesses.sort();
         guesses.dedup();
         let mut answers = answers;
@@ -619,11 +620,7 @@ fn hard_mode_group_bound_with_greens_matches_brute_force() {
         answers.sort();
         let mut guesses = answers.clone();
         let k = 2 + rng.below(4);
-        guesses.extend(
-            rng.subset(&partial, k)
-                .iter()
-                .map(|w| Word::parse(w).unwrap()),
-        );
+        guesses.extend(words(&rng.subset(&partial, k)));
         guesses.sort();
         guesses.dedup();
         let game = Game::from_words(&answers, &guesses);
