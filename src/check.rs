@@ -34,7 +34,7 @@ use crate::game::{AnswerId, Game, GuessId};
 use crate::hard::Revealed;
 use crate::results::{Kind, ResultFile, ResultsDir, ResultsError};
 use crate::search::bound::{Objective, OVER_PENALTY};
-use crate::search::{Config, SolveError, Solver};
+use crate::search::{Buckets, Config, SolveError, Solver};
 use crate::table::FeedbackTable;
 use crate::tree::Tree;
 use std::collections::BTreeMap;
@@ -171,11 +171,25 @@ pub fn within(
 /// the first that fails settles it (measured: `barky` within 4 is refuted in 0.4 s
 /// this way, 2.2 s when the largest bucket goes first).
 pub fn opener_within(solver: &Solver, opener: GuessId) -> Result<bool, SolveError> {
+    Ok(opener_within_by(solver, opener, None)?.expect("no deadline, no giving up"))
+}
+
+/// [`opener_within`], giving up after the first round of the bucket search that
+/// ends past `give_up` (`Ok(None)`: undecided).
+pub fn opener_within_by(
+    solver: &Solver,
+    opener: GuessId,
+    give_up: Option<std::time::Instant>,
+) -> Result<Option<bool>, SolveError> {
     let ids: Vec<AnswerId> = solver.game().all_answer_ids();
     let depth = solver.config().max_guesses;
-    Ok(solver
-        .first_infeasible_bucket(opener, &ids, depth, &Revealed::default())?
-        .is_none())
+    Ok(
+        match solver.settle_buckets(opener, &ids, depth, &Revealed::default(), give_up)? {
+            Buckets::Fails(..) => Some(false),
+            Buckets::AllFinish => Some(true),
+            Buckets::GaveUp => None,
+        },
+    )
 }
 
 /// A solver for [`opener_within`] sweeps.
@@ -251,8 +265,11 @@ pub enum SweepError {
 #[derive(Debug, Default)]
 pub struct Sweep {
     /// Openers settled and whether each meets the claim; every opener of the list
-    /// unless one met it (the sweep stops there).
+    /// unless one met it and the sweep stops at a success.
     pub settled: Vec<(GuessId, bool)>,
+    /// Openers given up (`give_up`): undecided, and not written to the results
+    /// directory, so a later sweep tries them again.
+    pub gave_up: Vec<GuessId>,
     /// How many of them came from the results directory.
     pub reused: usize,
 }
@@ -283,7 +300,12 @@ pub fn finished_within(
 }
 
 /// `check --opener any`: whether some opener of `openers` meets "every answer within
-/// `depth`", in parallel, stopping at the first that does. Openers in `finished` (see
+/// `depth`", in parallel, stopping at the first that does when `stop_at_success`
+/// (else every opener is settled: on a subset of the answers a success decides
+/// nothing, so the sweep lists them all). With `give_up`, an opener still unsettled
+/// after the first round of its bucket search that ends past that long is left
+/// undecided ([`Sweep::gave_up`]), so that a few hard openers do not hold up
+/// thousands of easy ones. Openers in `finished` (see
 /// [`finished_within`]) are not searched again; with `dir`, each opener searched is
 /// written to it. A write fault or an interruption stops the sweep with the error: no
 /// verdict is ever drawn from a partial sweep.
@@ -296,6 +318,8 @@ pub fn sweep_within(
     hard: bool,
     dir: Option<&ResultsDir>,
     finished: &BTreeMap<String, bool>,
+    stop_at_success: bool,
+    give_up: Option<std::time::Duration>,
     stop: &AtomicBool,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Sweep, SweepError> {
@@ -307,14 +331,15 @@ pub fn sweep_within(
     let failure: Mutex<Option<SweepError>> = Mutex::new(None);
     let done = AtomicUsize::new(0);
     let reused = AtomicUsize::new(0);
-    let give_up = || found.load(Ordering::Relaxed) || failure.lock().unwrap().is_some();
+    let gave_up: Mutex<Vec<GuessId>> = Mutex::new(Vec::new());
+    let halt = || found.load(Ordering::Relaxed) || failure.lock().unwrap().is_some();
     let fail = |e: SweepError| {
         failure.lock().unwrap().get_or_insert(e);
     };
     let settled: Vec<(GuessId, bool)> = openers
         .par_iter()
         .filter_map(|&g| {
-            if give_up() {
+            if halt() {
                 return None;
             }
             let word = game.guesses[g.index()];
@@ -325,8 +350,13 @@ pub fn sweep_within(
                 }
                 None => {
                     let t = std::time::Instant::now();
-                    let ok = match opener_within(&solver, g) {
-                        Ok(ok) => ok,
+                    let ok = match opener_within_by(&solver, g, give_up.map(|d| t + d)) {
+                        Ok(Some(ok)) => ok,
+                        Ok(None) => {
+                            gave_up.lock().unwrap().push(g);
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                            return None;
+                        }
                         Err(e) => {
                             fail(e.into());
                             return None;
@@ -345,7 +375,7 @@ pub fn sweep_within(
                     ok
                 }
             };
-            if ok {
+            if ok && stop_at_success {
                 found.store(true, Ordering::Relaxed);
             }
             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
@@ -358,12 +388,16 @@ pub fn sweep_within(
     if stop.load(Ordering::Relaxed) {
         return Err(SolveError::Interrupted.into());
     }
+    let mut gave_up = gave_up.into_inner().unwrap();
+    gave_up.sort();
     debug_assert!(
-        settled.iter().any(|s| s.1) || settled.len() == openers.len(),
-        "a sweep without a success settles every opener"
+        (stop_at_success && settled.iter().any(|s| s.1))
+            || settled.len() + gave_up.len() == openers.len(),
+        "a sweep without a success settles every opener or gives it up"
     );
     Ok(Sweep {
         settled,
+        gave_up,
         reused: reused.into_inner(),
     })
 }

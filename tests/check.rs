@@ -435,10 +435,32 @@ fn check_on_a_subset_refutes_for_the_whole_list_or_says_undecided() {
     let (code, out, _) = run("cigar\nrebut\n", "1", &["--opener", "salet"]);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("from salet, no tree finds"), "{out}");
-    // One answer is found at once from itself: the subset decides nothing.
-    let (code, out, _) = run("cigar\n", "1", &["--opener", "any"]);
+    // One answer is found at once from itself: the subset decides nothing for
+    // cigar, and the sweep goes on past it: every other opener is refuted. With
+    // --results every opener's file is kept, and a rerun reads the same verdict.
+    let results = dir.path().join("r");
+    let results_arg = results.to_str().unwrap();
+    for pass in 0..2 {
+        let (code, out, _) = run(
+            "cigar\n",
+            "1",
+            &["--opener", "any", "--results", results_arg],
+        );
+        assert_eq!(code, Some(2), "pass {pass}: {out}");
+        assert!(
+            out.contains("REFUTED on the whole list for 12 of the 13 openers"),
+            "pass {pass}: {out}"
+        );
+        assert!(
+            out.contains("UNDECIDED for the 1 opener(s) that finish every answer of the subset within 1: cigar;"),
+            "pass {pass}: {out}"
+        );
+        assert_eq!(std::fs::read_dir(&results).unwrap().count(), 13);
+    }
+    // One opener.
+    let (code, out, _) = run("cigar\n", "1", &["--opener", "cigar"]);
     assert_eq!(code, Some(2), "{out}");
-    assert!(out.contains("UNDECIDED"), "{out}");
+    assert!(out.contains("UNDECIDED for the whole list"), "{out}");
     // A word that is not an answer is named with its line.
     let (code, _, err) = run("cigar\nsalet\n", "2", &["--opener", "any"]);
     assert_eq!(code, Some(2));
@@ -517,4 +539,122 @@ fn any_opener_on_the_big_game_is_refuted_on_its_largest_groups() {
         text.contains("on the 49 answers of the 3 largest one-position groups (_ills 19, _acks 15, _angs 15) only"),
         "{text}"
     );
+}
+
+/// The bucket search in rounds (`search/budget.rs`): a search cut off by its budget
+/// must store nothing unsettled, so tiny budgets (many cut-offs, one solver and its
+/// transposition table kept across every opener and depth) must give brute force's
+/// verdict, and a failing bucket named must really fail. A deadline already passed
+/// gives up before the first round.
+#[test]
+fn bucket_rounds_under_tiny_budgets_match_brute_force() {
+    use wordle_tree::search::{Buckets, Config, Solver};
+    let mut refuted = 0;
+    let mut proved = 0;
+    for seed in 1..=16u64 {
+        let mut rng = Rng(seed * 104729);
+        let game = random_game(&mut rng, 10 + (seed % 9) as usize, 12);
+        let table = FeedbackTable::build(&game);
+        let hard = seed % 2 == 0;
+        let ids = game.all_answer_ids();
+        for first_budget in [1, 3] {
+            for depth in 2..=4u8 {
+                let config = Config {
+                    max_guesses: depth,
+                    hard,
+                    objective: Objective::feasibility(),
+                    first_budget,
+                    ..Config::default()
+                };
+                let solver = Solver::new(&game, &table, config);
+                for o in 0..game.n_guesses() {
+                    let opener = GuessId::new(o);
+                    let word = game.guesses[o];
+                    let obj = Objective::feasibility();
+                    let want = brute_from(&game, &table, &obj, depth, opener, hard) == 0;
+                    let root = Revealed::default();
+                    let got = solver
+                        .settle_buckets(opener, &ids, depth, &root, None)
+                        .unwrap();
+                    match got {
+                        Buckets::AllFinish => {
+                            assert!(
+                                want,
+                                "seed {seed} {word} depth {depth}: brute force refutes"
+                            );
+                            proved += 1;
+                        }
+                        Buckets::Fails(f, b) => {
+                            assert!(
+                                !want,
+                                "seed {seed} {word} depth {depth}: brute force proves"
+                            );
+                            let after = hard.then(|| root.after(word, f));
+                            let cost = brute(&game, &table, &obj, depth, &b, 2, after);
+                            assert!(
+                                cost >= INFEASIBLE as u64,
+                                "seed {seed} {word}: bucket {f} can finish"
+                            );
+                            refuted += 1;
+                        }
+                        Buckets::GaveUp => panic!("no deadline, no giving up"),
+                    }
+                    let past = Some(std::time::Instant::now());
+                    let late = solver
+                        .settle_buckets(opener, &ids, depth, &root, past)
+                        .unwrap();
+                    assert!(
+                        late == Buckets::GaveUp || (depth <= 1),
+                        "seed {seed} {word}: a passed deadline gives up, not {late:?}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        refuted > 50 && proved > 50,
+        "both verdicts exercised: {refuted} {proved}"
+    );
+    // Larger games, where states are expanded and cut off deep in the search: the
+    // verdicts equal those of a search without a budget (itself checked against
+    // brute force above and in tests/solver.rs).
+    let mut cut = 0;
+    for seed in 1..=6u64 {
+        let mut rng = Rng(seed * 7727);
+        let game = random_game(&mut rng, 45, 6);
+        let table = FeedbackTable::build(&game);
+        let hard = seed % 2 == 0;
+        let ids = game.all_answer_ids();
+        for depth in 3..=4u8 {
+            let solver = |first_budget| {
+                let config = Config {
+                    max_guesses: depth,
+                    hard,
+                    objective: Objective::feasibility(),
+                    first_budget,
+                    ..Config::default()
+                };
+                Solver::new(&game, &table, config)
+            };
+            let (rounds, plain) = (solver(1), solver(u64::MAX));
+            for o in 0..game.n_guesses() {
+                let opener = GuessId::new(o);
+                let root = Revealed::default();
+                let want = plain
+                    .settle_buckets(opener, &ids, depth, &root, None)
+                    .unwrap();
+                let got = rounds
+                    .settle_buckets(opener, &ids, depth, &root, None)
+                    .unwrap();
+                assert_eq!(
+                    got == Buckets::AllFinish,
+                    want == Buckets::AllFinish,
+                    "seed {seed} {} depth {depth}",
+                    game.guesses[o]
+                );
+            }
+            cut += rounds.counters().expansions;
+        }
+    }
+    assert!(cut > 1000, "states expanded under budgets: {cut}");
 }

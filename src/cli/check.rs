@@ -63,6 +63,11 @@ pub struct CheckArgs {
     /// for the whole list; a success on them decides nothing (exit 2).
     #[arg(long, value_name = "FILE|groups:K", requires = "max_guesses")]
     subset: Option<PathBuf>,
+    /// With `--opener any --max-guesses D`: leave an opener undecided once a round
+    /// of its search ends after this many seconds (rounds grow fourfold); the
+    /// undecided are listed and not stored, so a rerun without it settles them.
+    #[arg(long, value_name = "SECONDS", requires = "max_guesses")]
+    give_up: Option<f64>,
 }
 
 /// `--memory` when not given (MiB).
@@ -119,10 +124,20 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
                 "--merge and --memory go with --opener any --min-over or --opener W --results DIR"
             );
         }
-        return any(ctx, depth, args.results.as_deref(), args.shard);
+        return any(
+            ctx,
+            depth,
+            args.results.as_deref(),
+            args.shard,
+            give_up(args)?,
+            None,
+        );
     }
     if args.cutoff.is_some() || args.sample.is_some() {
         bail!("--cutoff and --sample go with --opener any --min-over");
+    }
+    if args.give_up.is_some() {
+        bail!("--give-up goes with --opener any --max-guesses D");
     }
     if let Some(results) = args.results.as_deref() {
         if args.min_over.is_some() {
@@ -313,6 +328,24 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
         stop: ctx.stop,
         table: ctx.table,
     };
+    if args.opener.eq_ignore_ascii_case("any") {
+        if args.memory.is_some() {
+            bail!("--memory goes with --opener any --min-over or --opener W --results DIR");
+        }
+        let d = args.max_guesses.expect("clap requires --max-guesses");
+        if !(1..=10).contains(&d) {
+            bail!("--max-guesses must be from 1 to 10, not {d}");
+        }
+        let whole = Whole { game, name: &name };
+        return any(
+            &sub_ctx,
+            d,
+            args.results.as_deref(),
+            args.shard,
+            give_up(args)?,
+            Some(&whole),
+        );
+    }
     let sub_args = CheckArgs {
         subset: None,
         opener: args.opener.clone(),
@@ -326,21 +359,14 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
         sample: None,
         merge: false,
         memory: args.memory,
+        give_up: args.give_up,
     };
     let code = run(&sub_ctx, &sub_args)?;
     let d = args.max_guesses.expect("clap requires --max-guesses");
-    let who = if args.opener.eq_ignore_ascii_case("any") {
-        "no opener".to_string()
-    } else {
-        format!("from {}, no tree", args.opener.to_ascii_lowercase())
-    };
-    let shard_text = match args.shard {
-        Some(s) if s.count > 1 => format!(" (among the openers of shard {}/{})", s.index, s.count),
-        _ => String::new(),
-    };
     if code == ExitCode::from(1) {
         outln!(
-            "REFUTED on the whole list: {who} finds every one of the {} answers within {d} guesses{shard_text} ({}), since none does on {name}",
+            "REFUTED on the whole list: from {}, no tree finds every one of the {} answers within {d} guesses ({}), since none does on {name}",
+            args.opener.to_ascii_lowercase(),
             game.n_answers(),
             describe(game, ctx.hard)
         );
@@ -352,6 +378,18 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
         );
         Ok(ExitCode::from(2))
     }
+}
+
+/// `--give-up SECONDS`, checked.
+fn give_up(args: &CheckArgs) -> Result<Option<std::time::Duration>> {
+    args.give_up
+        .map(|s| {
+            std::time::Duration::try_from_secs_f64(s)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .with_context(|| format!("--give-up needs a positive number of seconds, not {s}"))
+        })
+        .transpose()
 }
 
 /// The answers of the `k` largest one-position groups, and how to name them.
@@ -399,8 +437,24 @@ fn save(out: Option<&Path>, tree: &wordle_tree::tree::Tree) -> Result<()> {
     Ok(())
 }
 
-/// `--opener any`: every allowed opener (of this shard) until one succeeds.
-fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Result<ExitCode> {
+/// The whole game when `check --opener any` runs on a subset of its answers.
+struct Whole<'a> {
+    game: &'a Game,
+    /// The subset, named for the report.
+    name: &'a str,
+}
+
+/// `--opener any`: every allowed opener (of this shard) until one succeeds; on a
+/// subset of `whole`'s answers every opener, since a success there decides nothing
+/// and each failure refutes the claim for that opener on the whole list.
+fn any(
+    ctx: &Ctx,
+    depth: u8,
+    results: Option<&Path>,
+    shard: Option<Shard>,
+    give_up: Option<std::time::Duration>,
+    whole: Option<&Whole>,
+) -> Result<ExitCode> {
     let game = ctx.game;
     let shard = shard.unwrap_or(Shard::ALL);
     let dir = results
@@ -429,7 +483,7 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
     } else {
         String::new()
     };
-    if game.n_answers() >= AUTO_SUBSET_MIN {
+    if whole.is_none() && game.n_answers() >= AUTO_SUBSET_MIN {
         for k in AUTO_GROUPS {
             let (list, what) = groups_subset(game, k);
             let sub = sub_game(game, list)?;
@@ -451,6 +505,8 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
                 ctx.hard,
                 None,
                 &Default::default(),
+                true,
+                give_up,
                 ctx.stop,
                 &|done| bar.set_position(done as u64),
             );
@@ -460,7 +516,7 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
                 other => other?,
             };
             match sweep.settled.iter().find(|(_, ok)| *ok) {
-                None => {
+                None if sweep.gave_up.is_empty() => {
                     outln!(
                         "REFUTED: no opener finds every answer within {depth} guesses{shard_text}; {} openers checked ({}) in {:.1} s, on the {} answers of {what} only: a tree for every answer, read for these, would find these in time",
                         sweep.settled.len(),
@@ -470,6 +526,16 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
                     );
                     return Ok(ExitCode::from(1));
                 }
+                None => outln!(
+                    "the {} answers of {what} do not settle it (gave up on {} opener(s)); {}",
+                    sub.n_answers(),
+                    sweep.gave_up.len(),
+                    if k == AUTO_GROUPS[AUTO_GROUPS.len() - 1] {
+                        "checking every answer"
+                    } else {
+                        "trying more groups"
+                    }
+                ),
                 Some((g, _)) => outln!(
                     "the {} answers of {what} do not settle it ({} finds them all within {depth}); {}",
                     sub.n_answers(),
@@ -494,6 +560,8 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
         ctx.hard,
         dir.as_ref(),
         &finished,
+        whole.is_none(),
+        give_up,
         ctx.stop,
         &|done| bar.set_position(done as u64),
     );
@@ -514,6 +582,56 @@ fn any(ctx: &Ctx, depth: u8, results: Option<&Path>, shard: Option<Shard>) -> Re
         .map(|(g, _)| game.guesses[g.index()].to_string())
         .collect();
     let secs = t.elapsed().as_secs_f64();
+    let gave_up: Vec<String> = sweep
+        .gave_up
+        .iter()
+        .map(|g| game.guesses[g.index()].to_string())
+        .collect();
+    let n = sweep.settled.len() + gave_up.len();
+    let refuted = sweep.settled.len() - good.len();
+    let gave_up_line = || -> Result<()> {
+        if !gave_up.is_empty() {
+            outln!(
+                "UNDECIDED for the {} opener(s) given up after {:.0} s: {}; rerun without --give-up (or with a longer one) to settle them",
+                gave_up.len(),
+                give_up.map_or(0.0, |d| d.as_secs_f64()),
+                gave_up.join(" ")
+            );
+        }
+        Ok(())
+    };
+    if let Some(whole) = whole {
+        let what = describe(whole.game, ctx.hard);
+        let total = whole.game.n_answers();
+        if good.is_empty() && gave_up.is_empty() {
+            outln!(
+                "REFUTED on the whole list: no opener finds every one of the {total} answers within {depth} guesses{shard_text} ({what}), since none does on {}; {n} openers checked in {secs:.1} s",
+                whole.name
+            );
+            return Ok(ExitCode::from(1));
+        }
+        outln!(
+            "REFUTED on the whole list for {refuted} of the {n} openers{shard_text}: from none of them does a tree find every one of the {total} answers within {depth} guesses ({what}), since none does on {}; {secs:.1} s",
+            whole.name
+        );
+        if !good.is_empty() {
+            outln!(
+                "UNDECIDED for the {} opener(s) that finish every answer of the subset within {depth}: {}; check each with a harder subset or without --subset (--opener W)",
+                good.len(),
+                good.join(" ")
+            );
+        }
+        gave_up_line()?;
+        return Ok(ExitCode::from(2));
+    }
+    if good.is_empty() && !gave_up.is_empty() {
+        outln!(
+            "REFUTED for {refuted} of the {n} openers{shard_text}: from none of them does a tree find every answer within {depth} guesses ({}); {secs:.1} s",
+            describe(game, ctx.hard)
+        );
+        gave_up_line()?;
+        return Ok(ExitCode::from(2));
+    }
     if good.is_empty() {
         outln!(
             "REFUTED: no opener finds every answer within {depth} guesses{shard_text}; {} openers checked ({}) in {secs:.1} s",

@@ -132,7 +132,7 @@ impl Solver<'_> {
                 proved = proved.min(v);
             }
         }
-        if self.stop.load(Ordering::Relaxed) {
+        if self.stop.load(Ordering::Relaxed) || super::budget::exhausted() {
             return (INFEASIBLE, None);
         }
 

@@ -45,7 +45,7 @@
 //! - `bound.rs`: the objective and its admissible bounds, each derived in its doc;
 //! - `dominance.rs`: guesses skipped because a neighbour refines their partition;
 //! - `tt.rs`: the transposition table; `scratch.rs`: per-depth scratch and its pool;
-//!   `stats.rs`: counters.
+//!   `stats.rs`: counters; `budget.rs`: a work budget for one serial search.
 //!
 //! Parallelism (`drive.rs`): the buckets of the opener are searched as independent
 //! rayon tasks that share the transposition table. Each bucket's cost is exact
@@ -53,6 +53,7 @@
 //! (the trees may differ among optima).
 
 pub mod bound;
+mod budget;
 mod dominance;
 mod drive;
 mod expand;
@@ -69,6 +70,8 @@ pub use dominance::DOMINANCE_MIN;
 
 /// The default of [`Config::local_min`].
 pub const LOCAL_MIN: usize = 128;
+/// The default of [`Config::first_budget`].
+pub const FIRST_BUDGET: u64 = 16384;
 pub use stats::Counters;
 
 use crate::feedback::Feedback;
@@ -101,6 +104,10 @@ pub struct Config {
     pub local_min: usize,
     /// What a tree's cost counts (default: total guesses).
     pub objective: Objective,
+    /// [`Solver::first_infeasible_bucket`]'s first round: each bucket may use this
+    /// many state scans, four times as many in each later round (`budget.rs`);
+    /// `u64::MAX`: one round, each bucket searched to the end, smallest first.
+    pub first_budget: u64,
 }
 
 impl Default for Config {
@@ -113,6 +120,7 @@ impl Default for Config {
             dominance_min: dominance::DOMINANCE_MIN,
             local_min: LOCAL_MIN,
             objective: Objective::total(),
+            first_budget: FIRST_BUDGET,
         }
     }
 }
@@ -124,6 +132,17 @@ pub enum SolveError {
     Infeasible(u8),
     #[error("interrupted")]
     Interrupted,
+}
+
+/// What [`Solver::settle_buckets`] found of a guess's buckets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Buckets {
+    /// This bucket (feedback, candidates) cannot be finished in time.
+    Fails(Feedback, Vec<crate::game::AnswerId>),
+    /// Every bucket can be (the transposition table holds a witness for each).
+    AllFinish,
+    /// The deadline passed first: nothing is decided.
+    GaveUp,
 }
 
 /// The cost of an opener under a cutoff.

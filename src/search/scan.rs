@@ -140,7 +140,7 @@ impl Solver<'_> {
         if lb >= cutoff {
             return Err(Scanned::Done(lb, None));
         }
-        if self.stop.load(Ordering::Relaxed) {
+        if self.stop.load(Ordering::Relaxed) || super::budget::spend() {
             return Err(Scanned::Done(INFEASIBLE, None));
         }
         let hard_key = self.hard_key(revealed);
