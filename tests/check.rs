@@ -658,3 +658,59 @@ fn bucket_rounds_under_tiny_budgets_match_brute_force() {
     }
     assert!(cut > 1000, "states expanded under budgets: {cut}");
 }
+
+#[test]
+fn give_up_leaves_openers_undecided_and_unstored() {
+    let (dir, answers, guesses) = tiny_game();
+    let results = dir.path().join("r");
+    let run = |extra: &[&str]| {
+        let out = cli()
+            .arg("--answers")
+            .arg(&answers)
+            .arg("--guesses")
+            .arg(&guesses)
+            .args(["--quiet", "check", "--max-guesses", "2"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    // A deadline of a nanosecond has passed before the first round: every opener
+    // is given up, none is stored, and nothing is decided.
+    let r = results.to_str().unwrap();
+    let (code, out, _) = run(&["--opener", "any", "--give-up", "1e-9", "--results", r]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("REFUTED for 0 of the 13 openers"), "{out}");
+    assert!(
+        out.contains("UNDECIDED for the 13 opener(s) given up"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_dir(&results).map_or(0, |d| d.count()), 0);
+    // Without it the same sweep settles them (depth 2 cannot find 10 answers).
+    let (code, out, _) = run(&["--opener", "any", "--results", r]);
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(std::fs::read_dir(&results).unwrap().count(), 13);
+    // Bad values and uses are named.
+    for (args, needle) in [
+        (
+            vec!["--opener", "any", "--give-up", "0"],
+            "--give-up needs a positive number",
+        ),
+        (
+            vec!["--opener", "any", "--give-up=-3"],
+            "--give-up needs a positive number",
+        ),
+        (
+            vec!["--opener", "salet", "--give-up", "5"],
+            "--give-up goes with --opener any",
+        ),
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+}
