@@ -174,8 +174,7 @@ pub fn opener_within(solver: &Solver, opener: GuessId) -> Result<bool, SolveErro
     Ok(opener_within_by(solver, opener, None)?.expect("no deadline, no giving up"))
 }
 
-/// [`opener_within`], giving up after the first round of the bucket search that
-/// ends past `give_up` (`Ok(None)`: undecided).
+/// [`opener_within`], giving up once `give_up` has passed (`Ok(None)`: undecided).
 pub fn opener_within_by(
     solver: &Solver,
     opener: GuessId,
@@ -303,8 +302,8 @@ pub fn finished_within(
 /// `depth`", in parallel, stopping at the first that does when `stop_at_success`
 /// (else every opener is settled: on a subset of the answers a success decides
 /// nothing, so the sweep lists them all). With `give_up`, an opener still unsettled
-/// after the first round of its bucket search that ends past that long is left
-/// undecided ([`Sweep::gave_up`]), so that a few hard openers do not hold up
+/// after searching that long is left undecided ([`Sweep::gave_up`]), so that a few
+/// hard openers do not hold up
 /// thousands of easy ones. Openers in `finished` (see
 /// [`finished_within`]) are not searched again; with `dir`, each opener searched is
 /// written to it. A write fault or an interruption stops the sweep with the error: no

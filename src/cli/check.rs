@@ -63,9 +63,9 @@ pub struct CheckArgs {
     /// for the whole list; a success on them decides nothing (exit 2).
     #[arg(long, value_name = "FILE|groups:K", requires = "max_guesses")]
     subset: Option<PathBuf>,
-    /// With `--opener any --max-guesses D`: leave an opener undecided once a round
-    /// of its search ends after this many seconds (rounds grow fourfold); the
-    /// undecided are listed and not stored, so a rerun without it settles them.
+    /// With `--opener any --max-guesses D`: leave an opener undecided after this
+    /// many seconds of search; the undecided are listed and not stored, so a rerun
+    /// without it settles them.
     #[arg(long, value_name = "SECONDS", requires = "max_guesses")]
     give_up: Option<f64>,
 }

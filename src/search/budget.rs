@@ -23,13 +23,19 @@
 //!   hundred table entries).
 
 use std::cell::Cell;
+use std::time::Instant;
 
 thread_local! {
     /// Scans left; `u64::MAX` is unlimited.
     static LEFT: Cell<u64> = const { Cell::new(u64::MAX) };
     /// Set when a scan found the budget spent; cleared by [`Guard`].
     static OUT: Cell<bool> = const { Cell::new(false) };
+    /// Past this instant the budget is spent too (read every [`CLOCK_EVERY`] scans).
+    static UNTIL: Cell<Option<Instant>> = const { Cell::new(None) };
 }
+
+/// How often (in scans) a budget with a deadline reads the clock.
+const CLOCK_EVERY: u64 = 256;
 
 /// Takes one scan from the budget; `true` when none was left (the search must give
 /// up, as on an interruption).
@@ -37,7 +43,10 @@ thread_local! {
 pub(super) fn spend() -> bool {
     LEFT.with(|left| {
         let l = left.get();
-        if l == 0 {
+        let late =
+            || l % CLOCK_EVERY == 0 && UNTIL.with(|u| u.get()).is_some_and(|t| Instant::now() >= t);
+        if l == 0 || late() {
+            left.set(0);
             OUT.with(|o| o.set(true));
             true
         } else {
@@ -53,13 +62,15 @@ pub(super) fn exhausted() -> bool {
     OUT.with(|o| o.get())
 }
 
-/// A budget of `scans` on this thread until dropped (then unlimited again).
+/// A budget of `scans` on this thread, spent early once `until` has passed, until
+/// dropped (then unlimited again).
 pub(super) struct Guard;
 
 impl Guard {
-    pub(super) fn new(scans: u64) -> Guard {
+    pub(super) fn new(scans: u64, until: Option<Instant>) -> Guard {
         LEFT.with(|l| l.set(scans));
         OUT.with(|o| o.set(false));
+        UNTIL.with(|u| u.set(until));
         Guard
     }
 }
@@ -68,5 +79,6 @@ impl Drop for Guard {
     fn drop(&mut self) {
         LEFT.with(|l| l.set(u64::MAX));
         OUT.with(|o| o.set(false));
+        UNTIL.with(|u| u.set(None));
     }
 }

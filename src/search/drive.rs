@@ -373,8 +373,8 @@ impl Solver<'_> {
         )
     }
 
-    /// [`Solver::first_infeasible_bucket`], giving up ([`Buckets::GaveUp`]) after the
-    /// first round that ends past `give_up`.
+    /// [`Solver::first_infeasible_bucket`], giving up ([`Buckets::GaveUp`]) once
+    /// `give_up` has passed (the clock is read every few hundred scans).
     pub fn settle_buckets(
         &self,
         guess: GuessId,
@@ -410,7 +410,7 @@ impl Solver<'_> {
             let failed = pending.into_par_iter().find_map_first(|i| {
                 let (f, b) = &buckets[i];
                 let after = self.after(revealed, word, *f);
-                match self.run_within_budget(b, left - 1, &after, INFEASIBLE, budget) {
+                match self.run_within_budget(b, left - 1, &after, INFEASIBLE, budget, give_up) {
                     Some((v, _)) if v >= INFEASIBLE => Some(i),
                     Some(_) => {
                         settled[i].store(FEASIBLE, Ordering::Relaxed);
@@ -429,7 +429,8 @@ impl Solver<'_> {
     }
 
     /// [`Solver::run`] with at most `scans` state scans (`budget.rs`; `u64::MAX`:
-    /// unlimited): `None` when the budget ran out first (nothing unsettled is stored).
+    /// unlimited), and none after `until`: `None` when the budget ran out first
+    /// (nothing unsettled is stored).
     fn run_within_budget(
         &self,
         ids: &[AnswerId],
@@ -437,8 +438,9 @@ impl Solver<'_> {
         revealed: &Revealed,
         cutoff: u32,
         scans: u64,
+        until: Option<Instant>,
     ) -> Option<(u32, Option<GuessId>)> {
-        let _budget = super::budget::Guard::new(scans);
+        let _budget = super::budget::Guard::new(scans, until);
         let r = self.run(ids, left, revealed, cutoff);
         (!super::budget::exhausted()).then_some(r)
     }
