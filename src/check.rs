@@ -244,7 +244,8 @@ pub fn min_over(
 }
 
 /// The kind of result `check --opener any` stores, one file per opener
-/// (`OPENER.MODE.LISTS.withinD`, fields `opener`, `result=proved|refuted`, `seconds`).
+/// (`OPENER.MODE.LISTS.withinD`, fields `opener`, `result=proved|refuted|gave-up`,
+/// `seconds`: the time taken, or for `gave-up` the time limit).
 pub const WITHIN_KIND: Kind = Kind {
     name: "within",
     file_tag: "within",
@@ -266,34 +267,47 @@ pub struct Sweep {
     /// Openers settled and whether each meets the claim; every opener of the list
     /// unless one met it and the sweep stops at a success.
     pub settled: Vec<(GuessId, bool)>,
-    /// Openers given up (`give_up`): undecided, and not written to the results
-    /// directory, so a later sweep tries them again.
+    /// Openers given up (`give_up`): undecided; written to the results directory
+    /// as `result=gave-up` with the time limit, so a sweep with the same limit
+    /// passes them by and one with a longer limit (or none) tries them again.
     pub gave_up: Vec<GuessId>,
     /// How many of them came from the results directory.
     pub reused: usize,
 }
 
-/// The finished openers in a results directory of kind [`WITHIN_KIND`], by word
-/// (`true`: meets the claim), and one warning per file that could not be used.
-pub fn finished_within(
-    dir: &ResultsDir,
-) -> Result<(BTreeMap<String, bool>, Vec<String>), ResultsError> {
+/// What a results directory of kind [`WITHIN_KIND`] already holds, by opener word.
+#[derive(Debug, Default)]
+pub struct Finished {
+    /// Settled openers (`true`: meets the claim).
+    pub settled: BTreeMap<String, bool>,
+    /// Openers given up after this many seconds (`result=gave-up`): not settled; a
+    /// sweep with the same or a shorter `give_up` does not search them again.
+    pub gave_up: BTreeMap<String, f64>,
+}
+
+/// The openers in a results directory of kind [`WITHIN_KIND`] (see [`Finished`]),
+/// and one warning per file that could not be used.
+pub fn finished_within(dir: &ResultsDir) -> Result<(Finished, Vec<String>), ResultsError> {
     let scan = dir.scan()?;
     let mut warnings = scan.warnings;
-    let mut finished = BTreeMap::new();
+    let mut finished = Finished::default();
     for (stem, f) in &scan.files {
-        let ok = match (f.get("opener"), f.get("result")) {
-            (Some(o), Some("proved")) if o == stem => true,
-            (Some(o), Some("refuted")) if o == stem => false,
-            _ => {
-                warnings.push(format!(
-                    "{}: malformed result file: needs opener={stem} and result=proved or refuted (ignored)",
-                    dir.file(stem).display()
-                ));
-                continue;
+        let seconds = f.get("seconds").and_then(|s| s.parse::<f64>().ok());
+        match (f.get("opener"), f.get("result"), seconds) {
+            (Some(o), Some("proved"), _) if o == stem => {
+                finished.settled.insert(stem.clone(), true);
             }
-        };
-        finished.insert(stem.clone(), ok);
+            (Some(o), Some("refuted"), _) if o == stem => {
+                finished.settled.insert(stem.clone(), false);
+            }
+            (Some(o), Some("gave-up"), Some(secs)) if o == stem => {
+                finished.gave_up.insert(stem.clone(), secs);
+            }
+            _ => warnings.push(format!(
+                "{}: malformed result file: needs opener={stem} and result=proved, refuted or gave-up (with seconds) (ignored)",
+                dir.file(stem).display()
+            )),
+        }
     }
     Ok((finished, warnings))
 }
@@ -316,7 +330,7 @@ pub fn sweep_within(
     depth: u8,
     hard: bool,
     dir: Option<&ResultsDir>,
-    finished: &BTreeMap<String, bool>,
+    finished: &Finished,
     stop_at_success: bool,
     give_up: Option<std::time::Duration>,
     stop: &AtomicBool,
@@ -342,18 +356,44 @@ pub fn sweep_within(
                 return None;
             }
             let word = game.guesses[g.index()];
-            let ok = match finished.get(word.as_str()) {
+            let write = |result: &str, seconds: f64| {
+                if let Some(dir) = dir {
+                    let mut f = ResultFile::new(dir.header().clone());
+                    f.set("opener", word)
+                        .set("result", result)
+                        .set("seconds", format!("{seconds:.3}"));
+                    if let Err(e) = dir.write(word.as_str(), &f) {
+                        fail(e.into());
+                        return false;
+                    }
+                }
+                true
+            };
+            let gave_up_before = finished
+                .gave_up
+                .get(word.as_str())
+                .is_some_and(|&s| give_up.is_some_and(|d| d.as_secs_f64() <= s));
+            let ok = match finished.settled.get(word.as_str()) {
                 Some(&ok) => {
                     reused.fetch_add(1, Ordering::Relaxed);
                     ok
+                }
+                None if gave_up_before => {
+                    reused.fetch_add(1, Ordering::Relaxed);
+                    gave_up.lock().unwrap().push(g);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    return None;
                 }
                 None => {
                     let t = std::time::Instant::now();
                     let ok = match opener_within_by(&solver, g, give_up.map(|d| t + d)) {
                         Ok(Some(ok)) => ok,
                         Ok(None) => {
-                            gave_up.lock().unwrap().push(g);
-                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                            let limit = give_up.expect("only a deadline gives up").as_secs_f64();
+                            if write("gave-up", limit) {
+                                gave_up.lock().unwrap().push(g);
+                                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                            }
                             return None;
                         }
                         Err(e) => {
@@ -361,15 +401,9 @@ pub fn sweep_within(
                             return None;
                         }
                     };
-                    if let Some(dir) = dir {
-                        let mut f = ResultFile::new(dir.header().clone());
-                        f.set("opener", word)
-                            .set("result", if ok { "proved" } else { "refuted" })
-                            .set("seconds", format!("{:.3}", t.elapsed().as_secs_f64()));
-                        if let Err(e) = dir.write(word.as_str(), &f) {
-                            fail(e.into());
-                            return None;
-                        }
+                    let result = if ok { "proved" } else { "refuted" };
+                    if !write(result, t.elapsed().as_secs_f64()) {
+                        return None;
                     }
                     ok
                 }

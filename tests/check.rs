@@ -660,7 +660,7 @@ fn bucket_rounds_under_tiny_budgets_match_brute_force() {
 }
 
 #[test]
-fn give_up_leaves_openers_undecided_and_unstored() {
+fn give_up_leaves_openers_undecided_until_a_longer_limit() {
     let (dir, answers, guesses) = tiny_game();
     let results = dir.path().join("r");
     let run = |extra: &[&str]| {
@@ -680,20 +680,33 @@ fn give_up_leaves_openers_undecided_and_unstored() {
         )
     };
     // A deadline of a nanosecond has passed before the first round: every opener
-    // is given up, none is stored, and nothing is decided.
+    // is given up and stored as such, and nothing is decided; a rerun with the same
+    // limit reads that back.
     let r = results.to_str().unwrap();
-    let (code, out, _) = run(&["--opener", "any", "--give-up", "1e-9", "--results", r]);
-    assert_eq!(code, Some(2), "{out}");
-    assert!(out.contains("REFUTED for 0 of the 13 openers"), "{out}");
-    assert!(
-        out.contains("UNDECIDED for the 13 opener(s) given up"),
-        "{out}"
-    );
-    assert_eq!(std::fs::read_dir(&results).map_or(0, |d| d.count()), 0);
-    // Without it the same sweep settles them (depth 2 cannot find 10 answers).
-    let (code, out, _) = run(&["--opener", "any", "--results", r]);
+    let files = |result: &str| {
+        std::fs::read_dir(&results)
+            .unwrap()
+            .filter(|e| {
+                std::fs::read_to_string(e.as_ref().unwrap().path())
+                    .unwrap()
+                    .contains(&format!("result={result}"))
+            })
+            .count()
+    };
+    for _ in 0..2 {
+        let (code, out, _) = run(&["--opener", "any", "--give-up", "1e-9", "--results", r]);
+        assert_eq!(code, Some(2), "{out}");
+        assert!(out.contains("REFUTED for 0 of the 13 openers"), "{out}");
+        assert!(
+            out.contains("UNDECIDED for the 13 opener(s) given up"),
+            "{out}"
+        );
+        assert_eq!(files("gave-up"), 13);
+    }
+    // A longer limit (or none) settles them (depth 2 cannot find 10 answers).
+    let (code, out, _) = run(&["--opener", "any", "--give-up", "60", "--results", r]);
     assert_eq!(code, Some(1), "{out}");
-    assert_eq!(std::fs::read_dir(&results).unwrap().count(), 13);
+    assert_eq!(files("refuted"), 13);
     // Bad values and uses are named.
     for (args, needle) in [
         (
