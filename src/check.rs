@@ -12,7 +12,11 @@
 //! [`sweep_within`] settles "some opener meets the claim" over many openers, keeping
 //! one result file per opener (kind [`WITHIN_KIND`] of [`crate::results`]) so a sweep
 //! resumes; any fault of the results directory or interruption ends it with the
-//! error, never with a verdict. The fewest answers over D over every opener
+//! error, never with a verdict. One opener is settled by
+//! [`crate::search::Solver::settle_buckets`]: its buckets in rounds under a growing
+//! work budget, so the cheapest failing bucket is found even behind a slow one; a
+//! sweep may give an opener up after a time limit (stored as such, never as a
+//! verdict). The fewest answers over D over every opener
 //! (`--opener any --min-over D`) is [`crate::min_over`]'s sweep.
 //!
 //! One opener's claim can also be kept unit by unit, one file per opener bucket, so a
