@@ -727,3 +727,49 @@ fn give_up_leaves_openers_undecided_until_a_longer_limit() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn openers_file_limits_the_sweep_and_names_a_bad_word() {
+    let (dir, answers, guesses) = tiny_game();
+    let subset = dir.path().join("s.txt");
+    let openers = dir.path().join("o.txt");
+    std::fs::write(&subset, "cigar\n").unwrap();
+    let run = |list: &str, extra: &[&str]| {
+        std::fs::write(&openers, list).unwrap();
+        let out = cli()
+            .arg("--answers")
+            .arg(&answers)
+            .arg("--guesses")
+            .arg(&guesses)
+            .args(["--quiet", "check", "--max-guesses", "1", "--openers"])
+            .arg(&openers)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let sub = subset.to_str().unwrap();
+    let (code, out, _) = run("salet\n\ncigar\n", &["--opener", "any", "--subset", sub]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains("REFUTED on the whole list for 1 of the 2 openers"),
+        "{out}"
+    );
+    assert!(out.contains("within 1: cigar;"), "{out}");
+    let (code, out, _) = run("salet\ntrace\n", &["--opener", "any"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("2 openers checked"), "{out}");
+    let (code, _, err) = run("salet\n\nxylyl\n", &["--opener", "any"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("o.txt:3: 'xylyl' is not one of the 13 allowed guesses"),
+        "{err}"
+    );
+    let (code, _, err) = run("salet\n", &["--opener", "salet"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--openers go with --opener any"), "{err}");
+}

@@ -68,6 +68,10 @@ pub struct CheckArgs {
     /// without it settles them.
     #[arg(long, value_name = "SECONDS", requires = "max_guesses")]
     give_up: Option<f64>,
+    /// With `--opener any --max-guesses D`: only the openers this word list names
+    /// (e.g. those a sweep on an easier subset gave up, for a harder one).
+    #[arg(long, value_name = "FILE", requires = "max_guesses")]
+    openers: Option<PathBuf>,
 }
 
 /// `--memory` when not given (MiB).
@@ -124,20 +128,19 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
                 "--merge and --memory go with --opener any --min-over or --opener W --results DIR"
             );
         }
-        return any(
-            ctx,
-            depth,
-            args.results.as_deref(),
-            args.shard,
-            give_up(args)?,
-            None,
-        );
+        let sweep = Sweep {
+            results: args.results.as_deref(),
+            shard: args.shard,
+            give_up: give_up(args)?,
+            openers: args.openers.as_deref(),
+        };
+        return any(ctx, depth, &sweep, None);
     }
     if args.cutoff.is_some() || args.sample.is_some() {
         bail!("--cutoff and --sample go with --opener any --min-over");
     }
-    if args.give_up.is_some() {
-        bail!("--give-up goes with --opener any --max-guesses D");
+    if args.give_up.is_some() || args.openers.is_some() {
+        bail!("--give-up and --openers go with --opener any --max-guesses D");
     }
     if let Some(results) = args.results.as_deref() {
         if args.min_over.is_some() {
@@ -291,16 +294,8 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
             groups_subset(game, k)
         }
         None => {
-            let list =
-                WordList::load(path).with_context(|| format!("--subset {}", path.display()))?;
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("--subset {}", path.display()))?;
-            let lines = text
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty())
-                .map(|(i, _)| i + 1);
-            for (&w, line) in list.words.iter().zip(lines) {
+            let words = words_with_lines(path, "--subset")?;
+            for &(w, line) in &words {
                 if game.answer_id(w).is_none() {
                     bail!(
                         "{}:{line}: '{w}' is not one of the {} answers of lists {}",
@@ -310,7 +305,8 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
                     );
                 }
             }
-            (list, path.display().to_string())
+            let words = words.into_iter().map(|(w, _)| w).collect();
+            (WordList { words }, path.display().to_string())
         }
     };
     let sub = sub_game(game, list)?;
@@ -337,14 +333,13 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
             bail!("--max-guesses must be from 1 to 10, not {d}");
         }
         let whole = Whole { game, name: &name };
-        return any(
-            &sub_ctx,
-            d,
-            args.results.as_deref(),
-            args.shard,
-            give_up(args)?,
-            Some(&whole),
-        );
+        let sweep = Sweep {
+            results: args.results.as_deref(),
+            shard: args.shard,
+            give_up: give_up(args)?,
+            openers: args.openers.as_deref(),
+        };
+        return any(&sub_ctx, d, &sweep, Some(&whole));
     }
     let sub_args = CheckArgs {
         subset: None,
@@ -360,6 +355,7 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
         merge: false,
         memory: args.memory,
         give_up: args.give_up,
+        openers: args.openers.clone(),
     };
     let code = run(&sub_ctx, &sub_args)?;
     let d = args.max_guesses.expect("clap requires --max-guesses");
@@ -378,6 +374,37 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
         );
         Ok(ExitCode::from(2))
     }
+}
+
+/// The words of the word list `path`, each with its line (for errors that name it);
+/// `option` names the file in errors of its own.
+fn words_with_lines(path: &Path, option: &str) -> Result<Vec<(Word, usize)>> {
+    let list = WordList::load(path).with_context(|| format!("{option} {}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("{option} {}", path.display()))?;
+    let lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, _)| i + 1);
+    Ok(list.words.into_iter().zip(lines).collect())
+}
+
+/// `--openers FILE`: the allowed guesses it lists, in its order.
+fn openers_of(game: &Game, path: &Path) -> Result<Vec<GuessId>> {
+    words_with_lines(path, "--openers")?
+        .into_iter()
+        .map(|(w, line)| {
+            game.guess_id(w).with_context(|| {
+                format!(
+                    "{}:{line}: '{w}' is not one of the {} allowed guesses of lists {}",
+                    path.display(),
+                    game.n_guesses(),
+                    game.name
+                )
+            })
+        })
+        .collect()
 }
 
 /// `--give-up SECONDS`, checked.
@@ -437,6 +464,16 @@ fn save(out: Option<&Path>, tree: &wordle_tree::tree::Tree) -> Result<()> {
     Ok(())
 }
 
+/// How `check --opener any --max-guesses D` sweeps.
+#[derive(Clone, Copy)]
+struct Sweep<'a> {
+    results: Option<&'a Path>,
+    shard: Option<Shard>,
+    give_up: Option<std::time::Duration>,
+    /// Only the openers of this word list.
+    openers: Option<&'a Path>,
+}
+
 /// The whole game when `check --opener any` runs on a subset of its answers.
 struct Whole<'a> {
     game: &'a Game,
@@ -447,15 +484,14 @@ struct Whole<'a> {
 /// `--opener any`: every allowed opener (of this shard) until one succeeds; on a
 /// subset of `whole`'s answers every opener, since a success there decides nothing
 /// and each failure refutes the claim for that opener on the whole list.
-fn any(
-    ctx: &Ctx,
-    depth: u8,
-    results: Option<&Path>,
-    shard: Option<Shard>,
-    give_up: Option<std::time::Duration>,
-    whole: Option<&Whole>,
-) -> Result<ExitCode> {
+fn any(ctx: &Ctx, depth: u8, sweep: &Sweep, whole: Option<&Whole>) -> Result<ExitCode> {
     let game = ctx.game;
+    let Sweep {
+        results,
+        shard,
+        give_up,
+        openers,
+    } = *sweep;
     let shard = shard.unwrap_or(Shard::ALL);
     let dir = results
         .map(|d| ResultsDir::open(d, check::WITHIN_KIND, game, ctx.hard, depth))
@@ -471,7 +507,10 @@ fn any(
         None => Default::default(),
     };
     let t = Instant::now();
-    let all: Vec<GuessId> = (0..game.n_guesses()).map(GuessId::new).collect();
+    let all: Vec<GuessId> = match openers {
+        Some(path) => openers_of(game, path)?,
+        None => (0..game.n_guesses()).map(GuessId::new).collect(),
+    };
     let mine = shard.select(&all);
     let shard_text = if shard.count > 1 {
         format!(
