@@ -719,7 +719,7 @@ fn give_up_leaves_openers_undecided_until_a_longer_limit() {
         ),
         (
             vec!["--opener", "salet", "--give-up", "5"],
-            "--give-up goes with --opener any",
+            "--give-up and --openers go with --opener any",
         ),
     ] {
         let (code, _, err) = run(&args);
