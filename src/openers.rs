@@ -837,7 +837,9 @@ fn opener_buckets(
 fn can_finish(feasibility: &Solver, opener: GuessId) -> Result<bool, SolveError> {
     let left = feasibility.config().max_guesses;
     for (_, b, revealed) in opener_buckets(feasibility, opener) {
-        if left <= 1 || feasibility.cost_below(&b, left - 1, &revealed, INFEASIBLE)? >= INFEASIBLE {
+        if left <= 1
+            || feasibility.cost_below(&b, left - 1, &revealed, INFEASIBLE, None)? >= INFEASIBLE
+        {
             return Ok(false);
         }
     }

@@ -39,6 +39,15 @@
 //! exit 2): one directory holds one proof. Dot files (temporaries) and other names are
 //! ignored.
 //!
+//! **Journals.** A unit of at least [`JOURNAL_MIN`] candidates under the total
+//! objective keeps `DIR/part.<KEY>.txt` while it is searched ([`Journal`]): every
+//! guess settled at the unit's top, exact or bounded, rewritten atomically at most
+//! every 10 s and once more when the run stops, removed once the unit's file is
+//! written. A rerun skips the guesses it holds, so a unit of hours resumes guess by
+//! guess. Its entries are facts about single guesses (true under any cutoff), so it
+//! never changes a unit's result, only how much is searched again: tested against a
+//! plain search from the whole journal, every other entry, and weak bounds only.
+//!
 //! **Objectives.** The same units serve two questions, named by the identity line
 //! `objective` ([`Goal`]), so a `solve` directory and a `check` directory never mix:
 //! - `objective total` (`solve --results`, [`Plan::new`]): the least total guesses, as
@@ -68,11 +77,11 @@ use crate::feedback::Feedback;
 use crate::game::{AnswerId, Fnv, Game, GuessId};
 use crate::hard::Revealed;
 use crate::search::bound::{Objective, INFEASIBLE};
-use crate::search::{SolveError, Solver};
+use crate::search::{Settled, SolveError, Solver, TopLog};
 use crate::table::FeedbackTable;
 use crate::tree::{Node, Tree};
 use crate::word::Word;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -82,6 +91,11 @@ use std::time::Instant;
 /// The format version written in every unit file's first line.
 pub const VERSION: u32 = 1;
 const MAGIC: &str = "wordle-tree proof unit v";
+const PART_MAGIC: &str = "wordle-tree proof part v";
+/// Units of at least this many candidates keep a journal of their top level.
+pub const JOURNAL_MIN: usize = 64;
+/// A journal is rewritten at most this often (and only when something new is in it).
+const JOURNAL_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProofError {
@@ -377,6 +391,15 @@ impl Plan {
     pub fn path(&self, dir: &Path, i: usize) -> PathBuf {
         dir.join(self.units[i].key.file_name())
     }
+
+    /// The journal of unit `i` in `dir` while it is in progress: `part.<KEY>.txt`.
+    pub fn part_path(&self, dir: &Path, i: usize) -> PathBuf {
+        let name = self.units[i].key.file_name();
+        dir.join(format!(
+            "part.{}",
+            name.strip_prefix("unit.").unwrap_or(&name)
+        ))
+    }
 }
 
 fn ids_hash(ids: &[AnswerId]) -> u64 {
@@ -621,6 +644,219 @@ pub fn read_record(
     Ok(Read::Good(i, Record { outcome, seconds }))
 }
 
+/// The journal of a large unit in progress (`part.<KEY>.txt`): every second guess
+/// (the guess at the unit's top) settled so far, as an exact cost or a proved lower
+/// bound ([`Settled`]). A unit of hours is otherwise all or nothing: `lants:BBBBG`
+/// (1132 candidates) was lost twice to the end of a session after hours of search.
+/// With the journal a rerun skips every guess already settled (the best exact one is
+/// its incumbent), so a stop loses at most [`JOURNAL_EVERY`] and the expansions in
+/// progress. The entries are facts about single guesses, true whatever cutoff the
+/// unit is searched with, so the journal is valid across reruns with other cutoffs
+/// (the cutoff of the proof is fixed by its identity; the unit's share changes).
+/// Same identity lines and end checksum as a unit file: a journal of another proof
+/// is refused by name, a damaged one is ignored (its unit starts over), and it is
+/// removed once the unit's file is written.
+pub struct Journal<'g> {
+    game: &'g Game,
+    path: PathBuf,
+    /// Everything before the entries: magic, identity, unit key and candidates.
+    head: String,
+    known: HashMap<GuessId, Settled>,
+    state: Mutex<JournalState>,
+}
+
+struct JournalState {
+    entries: BTreeMap<GuessId, Settled>,
+    written: Instant,
+    dirty: bool,
+    error: Option<std::io::Error>,
+}
+
+impl<'g> Journal<'g> {
+    /// Opens the journal of unit `i` (reading what an earlier run left; a damaged file
+    /// is reported in `damaged` and ignored). `Err` for a journal of another proof.
+    pub fn open(
+        game: &'g Game,
+        plan: &Plan,
+        dir: &Path,
+        i: usize,
+    ) -> Result<(Journal<'g>, Option<String>), ProofError> {
+        let unit = &plan.units[i];
+        let path = plan.part_path(dir, i);
+        let mut head = format!("{PART_MAGIC}{VERSION}\n");
+        head += &plan.identity.lines();
+        let _ = writeln!(head, "unit {}", unit.key.text());
+        let _ = writeln!(head, "candidates {} {:016x}", unit.ids.len(), unit.ids_hash);
+        let (known, damaged) =
+            match crate::results::read_regular_capped(&path, 16 << 20, "a unit journal") {
+                Ok(None) => (HashMap::new(), None),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => (HashMap::new(), None),
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    (HashMap::new(), Some(e.to_string()))
+                }
+                Ok(Some(text)) => match read_part(game, plan, &head, &path, &text)? {
+                    Ok(known) => (known, None),
+                    Err(why) => (HashMap::new(), Some(why)),
+                },
+                Err(e) => return Err(ProofError::Io(path, e)),
+            };
+        let entries = known.iter().map(|(g, s)| (*g, *s)).collect();
+        Ok((
+            Journal {
+                game,
+                path,
+                head,
+                known,
+                state: Mutex::new(JournalState {
+                    entries,
+                    written: Instant::now(),
+                    dirty: false,
+                    error: None,
+                }),
+            },
+            damaged,
+        ))
+    }
+
+    /// The guesses an earlier run settled.
+    pub fn known(&self) -> &HashMap<GuessId, Settled> {
+        &self.known
+    }
+
+    /// Records one settled guess; rewrites the file (atomically) when the last write
+    /// is [`JOURNAL_EVERY`] old. The first write error is kept for [`Journal::finish`].
+    pub fn record(&self, g: GuessId, s: Settled) {
+        let mut st = self.state.lock().unwrap();
+        st.entries.insert(g, s);
+        st.dirty = true;
+        if st.written.elapsed() >= JOURNAL_EVERY {
+            self.write(&mut st);
+        }
+    }
+
+    /// Writes what is not on disk yet.
+    pub fn flush(&self) {
+        let mut st = self.state.lock().unwrap();
+        if st.dirty {
+            self.write(&mut st);
+        }
+    }
+
+    fn write(&self, st: &mut JournalState) {
+        let text = encode_part(self.game, &self.head, &st.entries);
+        match crate::results::write_atomic(&self.path, text.as_bytes()) {
+            Ok(()) => st.dirty = false,
+            Err(e) => {
+                st.error.get_or_insert(e);
+            }
+        }
+        st.written = Instant::now();
+    }
+
+    /// The first write error, if any (the run stops on it: a journal that cannot be
+    /// written is progress that would be lost).
+    pub fn error(&self) -> Option<ProofError> {
+        let e = self.state.lock().unwrap().error.take()?;
+        Some(ProofError::Io(self.path.clone(), e))
+    }
+
+    /// Removes the file (once the unit's own file is written); a failure is harmless:
+    /// a journal next to its unit's file is never read.
+    pub fn remove(&self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+fn encode_part(game: &Game, head: &str, entries: &BTreeMap<GuessId, Settled>) -> String {
+    let mut s = head.to_string();
+    for (g, e) in entries {
+        let w = game.guesses[g.index()];
+        let _ = match e {
+            Settled::Exact(v) => writeln!(s, "guess {w} exact {v}"),
+            Settled::AtLeast(v) => writeln!(s, "guess {w} at_least {v}"),
+        };
+    }
+    let mut h = Fnv::new();
+    h.bytes(s.as_bytes());
+    let _ = writeln!(s, "end {:016x}", h.finish());
+    s
+}
+
+/// Reads a journal: `Ok(Ok(entries))`, `Ok(Err(why))` when damaged, `Err` when it
+/// belongs to another proof (other identity or version).
+fn read_part(
+    game: &Game,
+    plan: &Plan,
+    head: &str,
+    path: &Path,
+    text: &str,
+) -> Result<Result<HashMap<GuessId, Settled>, String>, ProofError> {
+    let Some(version) = text.lines().next().and_then(|l| l.strip_prefix(PART_MAGIC)) else {
+        return Ok(Err("no journal header".into()));
+    };
+    let body_end = match text.trim_end_matches('\n').rfind('\n') {
+        Some(p) => p + 1,
+        None => return Ok(Err("truncated".into())),
+    };
+    let (body, end) = text.split_at(body_end);
+    let mut h = Fnv::new();
+    h.bytes(body.as_bytes());
+    if end.trim_end() != format!("end {:016x}", h.finish()) {
+        return Ok(Err("checksum mismatch or truncated".into()));
+    }
+    if version != VERSION.to_string() {
+        return Err(ProofError::Foreign(
+            path.into(),
+            format!("format version {version}, not {VERSION}"),
+        ));
+    }
+    let mut lines = body.lines().skip(1);
+    for w in plan.identity.lines().lines() {
+        let got = lines.next().unwrap_or("");
+        if got != w {
+            return Err(ProofError::Foreign(
+                path.into(),
+                format!("'{got}', not '{w}'"),
+            ));
+        }
+    }
+    // The unit key and candidates: the file name says which unit, so a mismatch is damage.
+    for w in head.lines().skip(1 + plan.identity.lines().lines().count()) {
+        if lines.next() != Some(w) {
+            return Ok(Err(format!(
+                "not the journal of this unit ('{w}' expected)"
+            )));
+        }
+    }
+    let mut known = HashMap::new();
+    for line in lines {
+        let mut t = line.split(' ');
+        let (Some("guess"), Some(w), Some(kind), Some(v), None) =
+            (t.next(), t.next(), t.next(), t.next(), t.next())
+        else {
+            return Ok(Err(format!("bad line '{}'", clip_line(line))));
+        };
+        let g = Word::parse(w).ok().and_then(|w| game.guess_id(w));
+        let v = v.parse::<u32>().ok().filter(|&v| v <= INFEASIBLE);
+        let s = match (kind, v) {
+            ("exact", Some(v)) if v < INFEASIBLE => Settled::Exact(v),
+            ("at_least", Some(v)) => Settled::AtLeast(v),
+            _ => return Ok(Err(format!("bad line '{}'", clip_line(line)))),
+        };
+        let Some(g) = g else {
+            return Ok(Err(format!("'{w}' is not an allowed guess")));
+        };
+        if known.insert(g, s).is_some() {
+            return Ok(Err(format!("guess '{w}' twice")));
+        }
+    }
+    Ok(Ok(known))
+}
+
+fn clip_line(s: &str) -> String {
+    s.chars().take(60).collect()
+}
+
 /// What the results directory holds for a plan.
 #[derive(Debug, Default)]
 pub struct Scan {
@@ -776,9 +1012,31 @@ pub fn run_units(
                     }
                 };
                 let t = Instant::now();
+                let journal = if plan.identity.goal == Goal::Total && unit.ids.len() >= JOURNAL_MIN
+                {
+                    match Journal::open(game, plan, dir, i) {
+                        Ok((j, _damaged)) => Some(j),
+                        Err(e) => {
+                            failed.lock().unwrap().get_or_insert(e);
+                            break;
+                        }
+                    }
+                } else {
+                    None
+                };
                 let result = match plan.identity.goal {
-                    Goal::Total => solve_unit(solver, table, unit, beta as u32, stop),
+                    Goal::Total => {
+                        solve_unit(solver, table, unit, beta as u32, stop, journal.as_ref())
+                    }
                     Goal::Within => feasible_unit(solver, table, plan, unit, stop),
+                };
+                // Whatever happened, what the journal holds reaches the disk.
+                if let Some(j) = &journal {
+                    j.flush();
+                }
+                let result = match (&journal, result) {
+                    (Some(j), Ok(o)) => j.error().map_or(Ok(o), Err),
+                    (_, r) => r,
                 };
                 let outcome = match result {
                     Ok(o) => o,
@@ -799,6 +1057,9 @@ pub fn run_units(
                         .unwrap()
                         .get_or_insert(ProofError::Io(path, e));
                     break;
+                }
+                if let Some(j) = &journal {
+                    j.remove();
                 }
                 let (bounds, done) = &mut *shared.lock().unwrap();
                 bounds[i] = rec.outcome.bound().max(unit.cheap_bound);
@@ -823,15 +1084,27 @@ pub fn run_units(
 }
 
 /// One unit under the cutoff `beta`: exact (with its subtree, checked) when below it.
-/// `stop` must be the solver's stop flag (`Solver::with_stop`).
+/// `stop` must be the solver's stop flag (`Solver::with_stop`). With a `journal`, the
+/// guesses it holds are not searched again and each guess settled at the unit's top
+/// is recorded in it.
 pub fn solve_unit(
     solver: &Solver,
     table: &FeedbackTable,
     unit: &Unit,
     beta: u32,
     stop: &AtomicBool,
+    journal: Option<&Journal>,
 ) -> Result<Outcome, ProofError> {
-    let v = solver.cost_below(&unit.ids, unit.left, &unit.revealed, beta)?;
+    let record = |g: GuessId, s: Settled| {
+        if let Some(j) = journal {
+            j.record(g, s);
+        }
+    };
+    let log = journal.map(|j| TopLog {
+        known: j.known(),
+        record: &record,
+    });
+    let v = solver.cost_below(&unit.ids, unit.left, &unit.revealed, beta, log.as_ref())?;
     if v >= INFEASIBLE && beta >= INFEASIBLE {
         return Ok(Outcome::Infeasible);
     }
@@ -877,7 +1150,7 @@ pub fn feasible_unit(
         // A non-green bucket and no guess left.
         return Ok(Outcome::Infeasible);
     }
-    let v = solver.cost_below(&unit.ids, unit.left, &unit.revealed, INFEASIBLE)?;
+    let v = solver.cost_below(&unit.ids, unit.left, &unit.revealed, INFEASIBLE, None)?;
     if v >= INFEASIBLE {
         return Ok(Outcome::Infeasible);
     }

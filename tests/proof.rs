@@ -605,3 +605,157 @@ fn cli_killed_runs_lose_only_units_in_progress() {
         );
     }
 }
+
+/// A game and opener with a unit large enough to keep a journal, and that unit.
+fn journal_game(seed: u64) -> (Game, GuessId) {
+    let mut rng = common::Rng(seed);
+    let game = common::random_game(&mut rng, 400, 150);
+    let table = FeedbackTable::build(&game);
+    let ids = game.all_answer_ids();
+    // The opener whose largest bucket is largest: a unit of many candidates.
+    let g = (0..game.n_guesses())
+        .map(GuessId::new)
+        .max_by_key(|&g| {
+            let parts = wordle_tree::candidates::partition(&table, g, &ids);
+            parts.iter().map(|(_, b)| b.len()).max().unwrap_or(0)
+        })
+        .unwrap();
+    (game, g)
+}
+
+/// Solves unit 0 with a fresh solver and the journal found in `dir`.
+fn solve_journaled(game: &Game, table: &FeedbackTable, plan: &Plan, dir: &Path) -> (Outcome, u64) {
+    let s = solver(game, table, false);
+    let (j, damaged) = proof::Journal::open(game, plan, dir, 0).unwrap();
+    assert_eq!(damaged, None);
+    let o = proof::solve_unit(&s, table, &plan.units[0], u32::MAX / 2, &NEVER, Some(&j)).unwrap();
+    j.flush();
+    (o, s.counters().expansions)
+}
+
+#[test]
+fn a_journaled_unit_resumes_from_any_part_of_its_journal() {
+    use wordle_tree::search::Settled;
+    let (game, g) = journal_game(11);
+    let table = FeedbackTable::build(&game);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    let unit = &plan.units[0];
+    assert!(
+        unit.ids.len() >= proof::JOURNAL_MIN,
+        "{} candidates",
+        unit.ids.len()
+    );
+    // The reference: the unit's exact cost by a fresh search with no journal.
+    let plain = solver(&game, &table, false);
+    let want = plain
+        .cost_below(&unit.ids, unit.left, &unit.revealed, u32::MAX / 2, None)
+        .unwrap() as u64;
+
+    // A first run writes the journal of every guess it settled at the unit's top.
+    let first = tempfile::tempdir().unwrap();
+    let (o, full_expansions) = solve_journaled(&game, &table, &plan, first.path());
+    assert!(
+        matches!(o, Outcome::Exact(v, _) if v == want),
+        "{o:?} vs {want}"
+    );
+    let part = plan.part_path(first.path(), 0);
+    let (j, _) = proof::Journal::open(&game, &plan, first.path(), 0).unwrap();
+    let entries: Vec<(GuessId, Settled)> = j.known().iter().map(|(g, s)| (*g, *s)).collect();
+    assert!(
+        entries.len() > 1,
+        "{} entries in {}",
+        entries.len(),
+        part.display()
+    );
+    assert!(entries.iter().any(|(_, s)| matches!(s, Settled::Exact(_))));
+
+    // Reruns from the whole journal, every other entry, and trivial bounds only: the
+    // same exact cost each time, and the whole journal saves expansions.
+    let subsets: [(&str, Vec<(GuessId, Settled)>); 3] = [
+        ("whole", entries.clone()),
+        ("every other", entries.iter().copied().step_by(2).collect()),
+        (
+            "weak bounds",
+            entries
+                .iter()
+                .map(|&(g, _)| (g, Settled::AtLeast(1)))
+                .collect(),
+        ),
+    ];
+    for (name, subset) in subsets {
+        let dir = tempfile::tempdir().unwrap();
+        let (j, _) = proof::Journal::open(&game, &plan, dir.path(), 0).unwrap();
+        for &(g, s) in &subset {
+            j.record(g, s);
+        }
+        j.flush();
+        assert!(j.error().is_none());
+        drop(j);
+        let (o, expansions) = solve_journaled(&game, &table, &plan, dir.path());
+        match &o {
+            Outcome::Exact(v, node) => {
+                assert_eq!(*v, want, "{name}");
+                let c = proof::subtree_cost(&table, node, &unit.ids, unit.left);
+                assert_eq!(c, Some(want), "{name}");
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+        if name == "whole" {
+            assert!(
+                expansions < full_expansions,
+                "{expansions} vs {full_expansions}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_journal_of_another_proof_is_refused_and_a_damaged_one_ignored() {
+    use wordle_tree::search::Settled;
+    let (game, g) = journal_game(12);
+    let table = FeedbackTable::build(&game);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (j, _) = proof::Journal::open(&game, &plan, dir.path(), 0).unwrap();
+    j.record(GuessId::new(0), Settled::AtLeast(5));
+    j.flush();
+    drop(j);
+    let part = plan.part_path(dir.path(), 0);
+    let text = std::fs::read_to_string(&part).unwrap();
+    assert!(
+        text.contains(&format!("guess {} at_least 5", game.guesses[0])),
+        "{text}"
+    );
+    // The same unit of a proof with a cutoff: refused by name.
+    let other = Plan::new(&game, &table, g, false, 6, Some(1_000_000)).unwrap();
+    match proof::Journal::open(&game, &other, dir.path(), 0) {
+        Err(ProofError::Foreign(p, why)) => {
+            assert_eq!(p, part);
+            assert!(why.contains("cutoff"), "{why}");
+        }
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("a foreign journal was read"),
+    }
+    // Truncated: ignored, the unit starts over.
+    std::fs::write(&part, &text[..text.len() - 5]).unwrap();
+    let (j, damaged) = proof::Journal::open(&game, &plan, dir.path(), 0).unwrap();
+    assert!(damaged.is_some());
+    assert!(j.known().is_empty());
+    // A whole run removes the journal with its unit's file written.
+    drop(j);
+    let mut sc = scan(&game, &table, &plan, dir.path());
+    let s = solver(&game, &table, false);
+    proof::run_units(
+        &s,
+        &table,
+        &plan,
+        dir.path(),
+        &mut sc,
+        &[0],
+        &NEVER,
+        &|_| {},
+    )
+    .unwrap();
+    assert!(!part.exists());
+    assert!(plan.path(dir.path(), 0).exists());
+}

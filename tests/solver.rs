@@ -544,7 +544,7 @@ fn cost_below_is_exact_under_any_cutoff_on_one_or_two_threads() {
             ] {
                 let solver = Solver::new(&game, &table, Config::default());
                 let v = pool
-                    .install(|| solver.cost_below(bucket, 5, &none, cutoff))
+                    .install(|| solver.cost_below(bucket, 5, &none, cutoff, None))
                     .unwrap();
                 if cutoff > exact {
                     assert_eq!(v, exact, "cutoff {cutoff}, {threads} threads");

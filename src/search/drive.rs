@@ -14,7 +14,7 @@ use super::bound::INFEASIBLE;
 use super::scan::Scanned;
 use super::state::State;
 use super::tt::Key;
-use super::{Buckets, OpenerCost, SolveError, Solver, Top};
+use super::{Buckets, OpenerCost, Settled, SolveError, Solver, Top, TopLog};
 use crate::candidates::partition;
 use crate::feedback::Feedback;
 use crate::game::{AnswerId, GuessId};
@@ -61,7 +61,7 @@ impl Solver<'_> {
         left: u8,
         revealed: &Revealed,
     ) -> (u32, Option<GuessId>) {
-        let top = self.run_top(ids, left, revealed, INFEASIBLE, None);
+        let top = self.run_top(ids, left, revealed, INFEASIBLE, None, None);
         (top.cost, top.guess)
     }
 
@@ -70,7 +70,10 @@ impl Solver<'_> {
     /// deadline: once it has passed and a guess has been solved, no further guess is
     /// taken (the ones being expanded finish, all of them under a cutoff: until the
     /// first cost is known, only one guess is expanded at a time), and the result says
-    /// how far the proof got. A deadline needs `cutoff` [`INFEASIBLE`].
+    /// how far the proof got. A deadline needs `cutoff` [`INFEASIBLE`]. With a `log`
+    /// ([`TopLog`]), the guesses it knows are not expanded again and each guess
+    /// expanded here is reported to it (not once the stop flag is set: an interrupted
+    /// expansion proves nothing); the loop then runs even on one thread.
     fn run_top(
         &self,
         ids: &[AnswerId],
@@ -78,6 +81,7 @@ impl Solver<'_> {
         revealed: &Revealed,
         cutoff: u32,
         deadline: Option<Instant>,
+        log: Option<&TopLog>,
     ) -> Top {
         debug_assert!(deadline.is_none() || cutoff == INFEASIBLE);
         const PARALLEL_MIN: usize = 64;
@@ -89,7 +93,7 @@ impl Solver<'_> {
             examined: 0,
             guesses: 0,
         };
-        if ids.len() < PARALLEL_MIN || (threads < 2 && deadline.is_none()) {
+        if ids.len() < PARALLEL_MIN || (threads < 2 && deadline.is_none() && log.is_none()) {
             return proven(self.run(ids, left, revealed, cutoff));
         }
         let st = self.top(ids, left, revealed);
@@ -116,6 +120,15 @@ impl Solver<'_> {
             _ => pack(cutoff, GuessId(0)),
         });
         let proved = std::sync::atomic::AtomicU32::new(prep.rejected);
+        // What the journal knows of the guesses still in play.
+        let known = |g: GuessId| log.and_then(|l| l.known.get(&g).copied());
+        for &key in &root.order {
+            if let Some(Settled::Exact(v)) = known(GuessId((key & 0xffff) as u16)) {
+                if v < cutoff {
+                    best.fetch_min(pack(v, GuessId((key & 0xffff) as u16)), Ordering::Relaxed);
+                }
+            }
+        }
         let next = std::sync::atomic::AtomicUsize::new(0);
         let cut_short = AtomicBool::new(false);
         let uncut = AtomicBool::new(false);
@@ -170,12 +183,31 @@ impl Solver<'_> {
                 if key >> 16 & 1 == 1 {
                     continue; // a perfect split: the incumbent already covers it
                 }
+                match known(g) {
+                    // Already the incumbent if it beats the cutoff.
+                    Some(Settled::Exact(v)) if v < cutoff => continue,
+                    Some(Settled::Exact(v) | Settled::AtLeast(v)) if v >= cutoff => {
+                        proved.fetch_min(v, Ordering::Relaxed);
+                        continue;
+                    }
+                    _ => {}
+                }
                 below.ctr.expansions += 1;
                 let v = self.expand(g, &st, prep.w, cutoff, level, &mut below);
                 if v < cutoff {
                     best.fetch_min(pack(v, g), Ordering::Relaxed);
                 } else {
                     proved.fetch_min(v, Ordering::Relaxed);
+                }
+                if let Some(l) = log {
+                    if !self.stop.load(Ordering::Relaxed) {
+                        let s = if v < cutoff {
+                            Settled::Exact(v)
+                        } else {
+                            Settled::AtLeast(v)
+                        };
+                        (l.record)(g, s);
+                    }
                 }
             }
         });
@@ -237,19 +269,23 @@ impl Solver<'_> {
     /// the caller runs units on rayon workers, a worker left without units steals
     /// guesses of the units still running, so the last large unit does not leave
     /// cores idle. Feasibility (unit 0) stays serial.
+    ///
+    /// `log` journals the top level (total objective only; feasibility ignores it):
+    /// see [`TopLog`].
     pub fn cost_below(
         &self,
         ids: &[AnswerId],
         left: u8,
         revealed: &Revealed,
         cutoff: u32,
+        log: Option<&TopLog>,
     ) -> Result<u32, SolveError> {
         let v = if self.config.objective.unit == 0 {
             // Feasibility wants one witness: the serial search tries the likeliest
             // guesses first (`first_fit`), and workers would race past it.
             self.run(ids, left, revealed, cutoff).0
         } else {
-            self.run_top(ids, left, revealed, cutoff, None).cost
+            self.run_top(ids, left, revealed, cutoff, None, log).cost
         };
         self.check_stop()?;
         Ok(v)
@@ -266,7 +302,7 @@ impl Solver<'_> {
         revealed: &Revealed,
         deadline: Instant,
     ) -> Result<Option<Top>, SolveError> {
-        let top = self.run_top(ids, left, revealed, INFEASIBLE, Some(deadline));
+        let top = self.run_top(ids, left, revealed, INFEASIBLE, Some(deadline), None);
         self.check_stop()?;
         Ok((top.cost < INFEASIBLE && top.guess.is_some()).then_some(top))
     }

@@ -134,6 +134,26 @@ pub enum SolveError {
     Interrupted,
 }
 
+/// What is known of one guess at the top of a state: its exact cost from the state,
+/// or a proved lower bound on it. Both are facts about the guess alone, true under
+/// any cutoff, so a journal of them ([`TopLog`]) can be reused by a later search of
+/// the same state whatever its cutoff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settled {
+    Exact(u32),
+    AtLeast(u32),
+}
+
+/// The journal of a long search's top level ([`Solver::cost_below`]): the guesses an
+/// earlier run settled there (`known`, by guess), which this search skips (an exact
+/// one becomes the incumbent; a bound at least the cutoff rules its guess out), and
+/// `record`, called with each guess this search settles there. Lets a unit of
+/// `crate::proof` that takes hours resume guess by guess instead of from scratch.
+pub struct TopLog<'a> {
+    pub known: &'a std::collections::HashMap<GuessId, Settled>,
+    pub record: &'a (dyn Fn(GuessId, Settled) + Sync),
+}
+
 /// What [`Solver::settle_buckets`] found of a guess's buckets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Buckets {
