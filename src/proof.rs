@@ -663,11 +663,19 @@ pub struct Journal<'g> {
     head: String,
     known: HashMap<GuessId, Settled>,
     state: Mutex<JournalState>,
+    /// Told (guesses settled, best exact) at most every [`REPORT_EVERY`].
+    report: Option<Report<'g>>,
 }
+
+type Report<'g> = Box<dyn Fn(usize, Option<(GuessId, u32)>) + Sync + 'g>;
+
+/// How often a journal reports its unit's progress.
+const REPORT_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 struct JournalState {
     entries: BTreeMap<GuessId, Settled>,
     written: Instant,
+    reported: Instant,
     dirty: bool,
     error: Option<std::io::Error>,
 }
@@ -707,15 +715,24 @@ impl<'g> Journal<'g> {
                 path,
                 head,
                 known,
+                report: None,
                 state: Mutex::new(JournalState {
                     entries,
                     written: Instant::now(),
+                    reported: Instant::now(),
                     dirty: false,
                     error: None,
                 }),
             },
             damaged,
         ))
+    }
+
+    /// Reports progress to `report` (guesses settled, best exact guess and cost) at
+    /// most once a minute, as guesses are recorded.
+    pub fn with_report(mut self, report: Report<'g>) -> Self {
+        self.report = Some(report);
+        self
     }
 
     /// The guesses an earlier run settled.
@@ -731,6 +748,23 @@ impl<'g> Journal<'g> {
         st.dirty = true;
         if st.written.elapsed() >= JOURNAL_EVERY {
             self.write(&mut st);
+        }
+        if let Some(report) = &self.report {
+            if st.reported.elapsed() >= REPORT_EVERY {
+                st.reported = Instant::now();
+                let best = st
+                    .entries
+                    .iter()
+                    .filter_map(|(g, s)| match s {
+                        Settled::Exact(v) => Some((*v, *g)),
+                        Settled::AtLeast(_) => None,
+                    })
+                    .min()
+                    .map(|(v, g)| (g, v));
+                let settled = st.entries.len();
+                drop(st);
+                report(settled, best);
+            }
         }
     }
 
@@ -927,6 +961,19 @@ pub struct Status {
     /// The unit just finished: its key, result (`exact 4926`, `at_least 900`,
     /// `infeasible`) and wall seconds; empty before the first.
     pub last: Option<(String, String, f64)>,
+    /// Set (and `last` empty) when the call reports a large unit in progress instead
+    /// of a finished one: at most once a minute per unit, from its journal.
+    pub working: Option<Working>,
+}
+
+/// A large unit in progress, as its journal stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Working {
+    pub key: String,
+    /// Second guesses settled so far (this run's and earlier runs').
+    pub settled: usize,
+    /// The best second guess found so far and its exact cost from the unit.
+    pub best: Option<(Word, u32)>,
 }
 
 /// Solves the units at `todo` (positions in the plan) not in `scan.done`, largest
@@ -978,6 +1025,7 @@ pub fn run_units(
         ),
         bound: plan.here + bounds.iter().sum::<u64>(),
         last: None,
+        working: None,
     });
     let shared = Mutex::new((bounds, std::mem::take(&mut scan.done)));
     let next = AtomicUsize::new(0);
@@ -1015,7 +1063,16 @@ pub fn run_units(
                 let journal = if plan.identity.goal == Goal::Total && unit.ids.len() >= JOURNAL_MIN
                 {
                     match Journal::open(game, plan, dir, i) {
-                        Ok((j, _damaged)) => Some(j),
+                        Ok((j, _damaged)) => Some(j.with_report(Box::new(|settled, best| {
+                            let mut st = status.lock().unwrap().clone();
+                            st.last = None;
+                            st.working = Some(Working {
+                                key: unit.key.text(),
+                                settled,
+                                best: best.map(|(g, v)| (game.guesses[g.index()], v)),
+                            });
+                            progress(&st);
+                        }))),
                         Err(e) => {
                             failed.lock().unwrap().get_or_insert(e);
                             break;
@@ -1072,6 +1129,7 @@ pub fn run_units(
                 st.mine_candidates_done += unit.ids.len() as u64;
                 st.bound = plan.here + bounds.iter().sum::<u64>();
                 st.last = Some((unit.key.text(), result, seconds));
+                st.working = None;
                 progress(&st);
             });
         }

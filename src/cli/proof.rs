@@ -138,10 +138,23 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
                 "units {}/{} (this run {}/{}), bound {}, time left ~{estimate}",
                 st.done, st.units, st.mine_done, st.mine, st.bound
             );
+            let working = st.working.as_ref().map(|w| {
+                let best = w
+                    .best
+                    .map_or("none yet".into(), |(g, v)| format!("{g} {v}"));
+                format!(
+                    "unit {} in progress: {} second guesses settled, best so far {best}",
+                    w.key, w.settled
+                )
+            });
             if ctx.quiet {
                 if let Some((key, result, s)) = &st.last {
                     errln!("unit {key}: {result} ({s:.1} s); {line}");
+                } else if let Some(w) = &working {
+                    errln!("{w}; {line}");
                 }
+            } else if let Some(w) = working {
+                bar.set_message(format!("{w}; {line}"));
             } else {
                 bar.set_length(st.mine_candidates);
                 bar.set_position(st.mine_candidates_done);
