@@ -11,8 +11,8 @@ use wordle_tree::format::file;
 use wordle_tree::play;
 use wordle_tree::{Game, ListSource};
 
-/// (list, hard, file, total) as produced by `solve --opener salet` (tarse for nyt2023;
-/// trees/README.md).
+/// (list, hard, file, total) as produced by `solve --opener salet` (tarse for nyt2023,
+/// lants for wordle-all; trees/README.md).
 const SHIPPED: &[(&str, bool, &str, u64)] = &[
     ("wordle", false, "trees/salet.normal.wordle.tree", 7920),
     ("wordle", true, "trees/salet.hard.wordle.tree", 8122),
@@ -21,6 +21,14 @@ const SHIPPED: &[(&str, bool, &str, u64)] = &[
     // The published optima of tarse on the 2023 list: 11219 normal, 11627 hard.
     ("nyt2023", false, "trees/tarse.normal.nyt2023.tree", 11219),
     ("nyt2023", true, "trees/tarse.hard.nyt2023.tree", 11627),
+    // The big game (every allowed word an answer): lants, proved optimal at 52896,
+    // the published tree's total (proofs/lants.normal.wordle-all).
+    (
+        "wordle-all",
+        false,
+        "trees/lants.normal.wordle-all.tree",
+        52896,
+    ),
 ];
 
 #[test]
@@ -426,4 +434,11 @@ fn next_on_nyt2023_uses_the_shipped_tarse_trees() {
             .code(0)
             .stdout(contains("next guess: tarse").and(contains("candidates left: 3158")));
     }
+}
+
+#[test]
+fn the_big_game_reads_its_shipped_lants_tree() {
+    let out = output(&["--list", "wordle-all", "next", "lants:BBBBG"], "");
+    assert!(out.contains("next guess: pored"), "{out}");
+    assert!(out.contains("candidates left: 1132"), "{out}");
 }

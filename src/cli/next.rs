@@ -27,7 +27,7 @@ use wordle_tree::tree::Tree;
 #[derive(clap::Args, Debug)]
 pub struct NextArgs {
     /// Tree file (default: the shipped trees/<opener>.<normal|hard>.<list>.tree; the
-    /// opener is tarse for nyt2023, salet otherwise).
+    /// opener is tarse for nyt2023, lants for wordle-all, salet otherwise).
     #[arg(long)]
     tree: Option<PathBuf>,
     /// Print JSON for programs.
@@ -99,10 +99,12 @@ pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
 }
 
 /// The opener of the shipped trees of a list: `tarse` for nyt2023 (the published best
-/// opener of that list), `salet` for the others.
+/// opener of that list), `lants` for the big game wordle-all (the published tree's
+/// opener, proved optimal from it: trees/README.md), `salet` for the others.
 fn shipped_opener(list: &str) -> &'static str {
     match list {
         "nyt2023" => "tarse",
+        "wordle-all" => "lants",
         _ => "salet",
     }
 }
