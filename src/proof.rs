@@ -29,7 +29,7 @@
 //! every unit exact is still exact.
 //!
 //! **Files.** `DIR/unit.<KEY>.txt`, text, written atomically (temporary file, sync,
-//! rename: [`crate::format::write_atomic`]), so a reader sees a whole file or none and
+//! rename: [`crate::results::write_atomic`]), so a reader sees a whole file or none and
 //! a killed process (SIGKILL included) loses only the units it was working on. A file
 //! records the proof's [`Identity`] (format version, lists and their checksum, mode,
 //! guess limit, objective, opener, cutoff), the unit key, a checksum of its candidate
@@ -95,7 +95,7 @@ const PART_MAGIC: &str = "wordle-tree proof part v";
 /// Units of at least this many candidates keep a journal of their top level.
 pub const JOURNAL_MIN: usize = 64;
 /// A journal is rewritten at most this often (and only when something new is in it).
-const JOURNAL_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+pub const JOURNAL_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProofError {
@@ -741,7 +741,7 @@ impl<'g> Journal<'g> {
     }
 
     /// Records one settled guess; rewrites the file (atomically) when the last write
-    /// is [`JOURNAL_EVERY`] old. The first write error is kept for [`Journal::finish`].
+    /// is [`JOURNAL_EVERY`] old. The first write error is kept for [`Journal::error`].
     pub fn record(&self, g: GuessId, s: Settled) {
         let mut st = self.state.lock().unwrap();
         st.entries.insert(g, s);
