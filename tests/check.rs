@@ -763,6 +763,8 @@ fn openers_file_limits_the_sweep_and_names_a_bad_word() {
     let (code, out, _) = run("salet\ntrace\n", &["--opener", "any"]);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("2 openers checked"), "{out}");
+    // The verdict speaks of the listed openers only, never of every opener.
+    assert!(out.contains("(only the 2 openers of "), "{out}");
     let (code, _, err) = run("salet\n\nxylyl\n", &["--opener", "any"]);
     assert_eq!(code, Some(2));
     assert!(
@@ -772,4 +774,34 @@ fn openers_file_limits_the_sweep_and_names_a_bad_word() {
     let (code, _, err) = run("salet\n", &["--opener", "salet"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--openers go with --opener any"), "{err}");
+}
+
+#[test]
+fn groups_subsets_go_up_to_a_thousand_groups_named_briefly() {
+    // Beyond the limit: a one-line error, exit 2.
+    let out = cli()
+        .args(["check", "--opener", "any", "--max-guesses", "6"])
+        .args(["--subset", "groups:1001"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("groups:K needs K from 1 to 1000, not '1001'"),
+        "{err}"
+    );
+    // 150 groups (all of the wordle answers' groups of 3 or more, and some of 2): named
+    // by the first ten and a count. salet within 2 fails on any subset of this size.
+    let out = cli()
+        .args(["check", "--opener", "salet", "--max-guesses", "2"])
+        .args(["--subset", "groups:150"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("the 150 largest one-position groups ("),
+        "{text}"
+    );
+    assert!(text.contains(", ... and 140 more)"), "{text}");
 }

@@ -58,14 +58,15 @@ pub struct CheckArgs {
     #[arg(long)]
     memory: Option<usize>,
     /// With --max-guesses D: search only these answers: a word list (every word one of
-    /// the list's answers), or `groups:K`, the answers of the K largest groups that
-    /// differ in one position (`_ills`, ...). A refutation on them refutes the claim
+    /// the list's answers), or `groups:K` (K up to 1000), the answers of the K largest
+    /// groups that differ in one position (`_ills`, ...). A refutation on them refutes the claim
     /// for the whole list; a success on them decides nothing (exit 2).
     #[arg(long, value_name = "FILE|groups:K", requires = "max_guesses")]
     subset: Option<PathBuf>,
     /// With `--opener any --max-guesses D`: leave an opener undecided after this
-    /// many seconds of search; the undecided are listed and not stored, so a rerun
-    /// without it settles them.
+    /// many seconds of search; the undecided are listed (and, with --results, stored
+    /// as given up with the limit: a rerun with a longer limit or none tries them
+    /// again, one with the same or a shorter limit passes them by).
     #[arg(long, value_name = "SECONDS", requires = "max_guesses")]
     give_up: Option<f64>,
     /// With `--opener any --max-guesses D`: only the openers this word list names
@@ -289,8 +290,10 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
             let k: usize = k
                 .parse()
                 .ok()
-                .filter(|k| (1..=100).contains(k))
-                .with_context(|| format!("--subset groups:K needs K from 1 to 100, not '{k}'"))?;
+                .filter(|k| (1..=MAX_GROUPS).contains(k))
+                .with_context(|| {
+                    format!("--subset groups:K needs K from 1 to {MAX_GROUPS}, not '{k}'")
+                })?;
             groups_subset(game, k)
         }
         None => {
@@ -420,15 +423,24 @@ fn give_up(args: &CheckArgs) -> Result<Option<std::time::Duration>> {
 }
 
 /// The answers of the `k` largest one-position groups, and how to name them.
+/// The most groups `--subset groups:K` takes (the big game has thousands; 1000 of
+/// them hold about 8000 of its 12972 answers).
+const MAX_GROUPS: usize = 1000;
+
 fn groups_subset(game: &Game, k: usize) -> (WordList, String) {
     let groups = check::largest_groups(game, k);
     let mut ids: Vec<_> = groups.iter().flat_map(|(_, v)| v.iter().copied()).collect();
     ids.sort();
     ids.dedup();
-    let names: Vec<String> = groups
+    // Named in full up to 100 groups, else the first 10 and how many more.
+    let shown = if groups.len() > 100 { 10 } else { groups.len() };
+    let mut names: Vec<String> = groups[..shown]
         .iter()
         .map(|(p, v)| format!("{p} {}", v.len()))
         .collect();
+    if shown < groups.len() {
+        names.push(format!("... and {} more", groups.len() - shown));
+    }
     let words = ids.iter().map(|a| game.answers[a.index()]).collect();
     (
         WordList { words },
@@ -512,16 +524,23 @@ fn any(ctx: &Ctx, depth: u8, sweep: &Sweep, whole: Option<&Whole>) -> Result<Exi
         None => (0..game.n_guesses()).map(GuessId::new).collect(),
     };
     let mine = shard.select(&all);
-    let shard_text = if shard.count > 1 {
-        format!(
+    // What part of the openers the verdicts speak of: an `--openers` file, a shard.
+    let mut shard_text = match openers {
+        Some(path) => format!(
+            " (only the {} openers of {} checked)",
+            all.len(),
+            path.display()
+        ),
+        None => String::new(),
+    };
+    if shard.count > 1 {
+        shard_text += &format!(
             " (shard {}/{}: {} openers)",
             shard.index,
             shard.count,
             mine.len()
-        )
-    } else {
-        String::new()
-    };
+        );
+    }
     if whole.is_none() && game.n_answers() >= AUTO_SUBSET_MIN {
         for k in AUTO_GROUPS {
             let (list, what) = groups_subset(game, k);
