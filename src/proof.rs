@@ -501,6 +501,53 @@ pub fn encode_record(game: &Game, plan: &Plan, i: usize, rec: &Record) -> String
     s
 }
 
+/// The common frame of unit files and journals: `magic` + version on the first line,
+/// the proof's identity lines next, an end line with the checksum of everything
+/// before it. `Ok(Ok(lines))`: the lines after the identity; `Ok(Err(why))`: damaged
+/// (no header, truncated, checksum); `Err`: a whole file of another proof (version
+/// or identity), named by `path`.
+fn framed<'t>(
+    text: &'t str,
+    magic: &str,
+    what: &str,
+    plan: &Plan,
+    path: &Path,
+) -> Result<Result<std::str::Lines<'t>, String>, ProofError> {
+    let Some(version) = text.lines().next().and_then(|l| l.strip_prefix(magic)) else {
+        return Ok(Err(format!("no {what} header")));
+    };
+    // The end line: a checksum of everything before it.
+    let body_end = match text.trim_end_matches('\n').rfind('\n') {
+        Some(p) => p + 1,
+        None => return Ok(Err("truncated".into())),
+    };
+    let (body, end) = text.split_at(body_end);
+    let mut h = Fnv::new();
+    h.bytes(body.as_bytes());
+    if end.trim_end() != format!("end {:016x}", h.finish()) {
+        return Ok(Err("checksum mismatch or truncated".into()));
+    }
+    if version != VERSION.to_string() {
+        return Err(ProofError::Foreign(
+            path.into(),
+            format!("format version {version}, not {VERSION}"),
+        ));
+    }
+    // Identity: compared line by line, so the message names the first difference.
+    let mut lines = body.lines();
+    lines.next();
+    for w in plan.identity.lines().lines() {
+        let got = lines.next().unwrap_or("");
+        if got != w {
+            return Err(ProofError::Foreign(
+                path.into(),
+                format!("'{got}', not '{w}'"),
+            ));
+        }
+    }
+    Ok(Ok(lines))
+}
+
 /// How a unit file was read.
 #[derive(Debug)]
 pub enum Read {
@@ -522,39 +569,10 @@ pub fn read_record(
     let Ok(text) = String::from_utf8(bytes) else {
         return Ok(Read::Damaged("not UTF-8 text".into()));
     };
-    let first = text.lines().next().unwrap_or("");
-    let Some(version) = first.strip_prefix(MAGIC) else {
-        return Ok(Read::Damaged("no unit-file header".into()));
+    let mut lines = match framed(&text, MAGIC, "unit-file", plan, path)? {
+        Ok(lines) => lines,
+        Err(why) => return Ok(Read::Damaged(why)),
     };
-    // The end line: a checksum of everything before it.
-    let body_end = match text.trim_end_matches('\n').rfind('\n') {
-        Some(p) => p + 1,
-        None => return Ok(Read::Damaged("truncated".into())),
-    };
-    let (body, end) = text.split_at(body_end);
-    let mut h = Fnv::new();
-    h.bytes(body.as_bytes());
-    if end.trim_end() != format!("end {:016x}", h.finish()) {
-        return Ok(Read::Damaged("checksum mismatch or truncated".into()));
-    }
-    if version != VERSION.to_string() {
-        return Err(ProofError::Foreign(
-            path.into(),
-            format!("format version {version}, not {VERSION}"),
-        ));
-    }
-    // Identity: compared line by line, so the message names the first difference.
-    let want = plan.identity.lines();
-    let mut lines = body.lines().skip(1);
-    for w in want.lines() {
-        let got = lines.next().unwrap_or("");
-        if got != w {
-            return Err(ProofError::Foreign(
-                path.into(),
-                format!("'{got}', not '{w}'"),
-            ));
-        }
-    }
     let key_text = lines
         .next()
         .and_then(|l| l.strip_prefix("unit "))
@@ -825,35 +843,10 @@ fn read_part(
     path: &Path,
     text: &str,
 ) -> Result<Result<HashMap<GuessId, Settled>, String>, ProofError> {
-    let Some(version) = text.lines().next().and_then(|l| l.strip_prefix(PART_MAGIC)) else {
-        return Ok(Err("no journal header".into()));
+    let mut lines = match framed(text, PART_MAGIC, "journal", plan, path)? {
+        Ok(lines) => lines,
+        Err(why) => return Ok(Err(why)),
     };
-    let body_end = match text.trim_end_matches('\n').rfind('\n') {
-        Some(p) => p + 1,
-        None => return Ok(Err("truncated".into())),
-    };
-    let (body, end) = text.split_at(body_end);
-    let mut h = Fnv::new();
-    h.bytes(body.as_bytes());
-    if end.trim_end() != format!("end {:016x}", h.finish()) {
-        return Ok(Err("checksum mismatch or truncated".into()));
-    }
-    if version != VERSION.to_string() {
-        return Err(ProofError::Foreign(
-            path.into(),
-            format!("format version {version}, not {VERSION}"),
-        ));
-    }
-    let mut lines = body.lines().skip(1);
-    for w in plan.identity.lines().lines() {
-        let got = lines.next().unwrap_or("");
-        if got != w {
-            return Err(ProofError::Foreign(
-                path.into(),
-                format!("'{got}', not '{w}'"),
-            ));
-        }
-    }
     // The unit key and candidates: the file name says which unit, so a mismatch is damage.
     for w in head.lines().skip(1 + plan.identity.lines().lines().count()) {
         if lines.next() != Some(w) {
