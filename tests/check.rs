@@ -659,25 +659,36 @@ fn bucket_rounds_under_tiny_budgets_match_brute_force() {
     assert!(cut > 1000, "states expanded under budgets: {cut}");
 }
 
+/// Runs the binary on the lists `answers` and `guesses` with `args`: (exit status,
+/// stdout, stderr).
+fn run_on(
+    answers: &std::path::Path,
+    guesses: &std::path::Path,
+    args: &[&str],
+) -> (Option<i32>, String, String) {
+    let out = cli()
+        .arg("--answers")
+        .arg(answers)
+        .arg("--guesses")
+        .arg(guesses)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
 #[test]
 fn give_up_leaves_openers_undecided_until_a_longer_limit() {
     let (dir, answers, guesses) = tiny_game();
     let results = dir.path().join("r");
     let run = |extra: &[&str]| {
-        let out = cli()
-            .arg("--answers")
-            .arg(&answers)
-            .arg("--guesses")
-            .arg(&guesses)
-            .args(["--quiet", "check", "--max-guesses", "2"])
-            .args(extra)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
+        let mut args = vec!["--quiet", "check", "--max-guesses", "2"];
+        args.extend_from_slice(extra);
+        run_on(&answers, &guesses, &args)
     };
     // A deadline of a nanosecond has passed before the first round: every opener
     // is given up and stored as such, and nothing is decided; a rerun with the same
@@ -736,21 +747,10 @@ fn openers_file_limits_the_sweep_and_names_a_bad_word() {
     std::fs::write(&subset, "cigar\n").unwrap();
     let run = |list: &str, extra: &[&str]| {
         std::fs::write(&openers, list).unwrap();
-        let out = cli()
-            .arg("--answers")
-            .arg(&answers)
-            .arg("--guesses")
-            .arg(&guesses)
-            .args(["--quiet", "check", "--max-guesses", "1", "--openers"])
-            .arg(&openers)
-            .args(extra)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
+        let o = openers.to_str().unwrap();
+        let mut args = vec!["--quiet", "check", "--max-guesses", "1", "--openers", o];
+        args.extend_from_slice(extra);
+        run_on(&answers, &guesses, &args)
     };
     let sub = subset.to_str().unwrap();
     let (code, out, _) = run("salet\n\ncigar\n", &["--opener", "any", "--subset", sub]);
