@@ -316,6 +316,19 @@ impl AnswerMajor {
         true
     }
 
+    /// True when `guess` gives two of the candidates at `offsets` different
+    /// feedbacks. Stops at the first that differs from the first candidate's, which
+    /// for most guesses is the second.
+    #[inline]
+    pub(super) fn splits(&self, guess: GuessId, offsets: &[usize]) -> bool {
+        let g = guess.index();
+        let Some((&first, rest)) = offsets.split_first() else {
+            return false;
+        };
+        let f = self.bytes[first + g];
+        rest.iter().any(|&o| self.bytes[o + g] != f)
+    }
+
     /// The canonical labels ([`canonical_labels`]) of the partition `guess` makes of
     /// the candidates at `offsets`, into `labels`.
     #[inline]
@@ -470,6 +483,13 @@ mod tests {
             let offsets: Vec<usize> = ids.iter().map(|&a| a.index() * stride).collect();
             for _ in 0..8 {
                 let g0 = next(stride / LANES) * LANES;
+                for l in 0..LANES {
+                    let g = GuessId::new(g0 + l);
+                    let whole = major
+                        .bound_scan(g, &offsets, &mut counts, usize::MAX)
+                        .unwrap();
+                    assert_eq!(major.splits(g, &offsets), whole.buckets > 1, "guess {g}");
+                }
                 for max_repeats in [1, 2, 3, 5, 8, 16].into_iter().filter(|_| n <= SIEVE_MAX_N) {
                     let mut sieved = [Split::default(); LANES];
                     let mask = major.block_sieve(g0, &offsets, max_repeats, &mut rows, &mut sieved);
