@@ -407,3 +407,54 @@ fn exact_totals_with_letter_groups_equal_fresh_solves() {
         }
     }
 }
+
+/// `--random N --seed S` keeps N openers drawn with the seed: the same N on every
+/// run with that seed (the result files name them), another draw with another seed;
+/// `--random 0` and `--random` with `--sample` are refused.
+#[test]
+fn cli_random_sample_is_repeatable() {
+    let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let words = |ws: &[Word]| ws.iter().map(|w| format!("{w}\n")).collect::<String>();
+    let a = tmp.path().join("a.txt");
+    let g = tmp.path().join("g.txt");
+    std::fs::write(&a, words(&full.answers[..30])).unwrap();
+    std::fs::write(&g, words(&full.guesses[3000..3100])).unwrap();
+    let drawn = |name: &str, extra: &[&str]| {
+        let res = tmp.path().join(name);
+        let out = cli()
+            .arg("--answers")
+            .arg(&a)
+            .arg("--guesses")
+            .arg(&g)
+            .args(["openers", "--quiet", "--exact", "--results"])
+            .arg(&res)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut names: Vec<String> = std::fs::read_dir(&res)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let first = drawn("r1", &["--random", "7", "--seed", "3"]);
+    assert_eq!(first.len(), 7, "{first:?}");
+    assert_eq!(first, drawn("r2", &["--random", "7", "--seed", "3"]));
+    assert_ne!(first, drawn("r3", &["--random", "7", "--seed", "4"]));
+    for bad in [&["--random", "0"][..], &["--random", "3", "--sample", "2"]] {
+        let out = cli()
+            .args(["openers", "--quiet"])
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}

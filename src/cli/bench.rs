@@ -23,7 +23,7 @@ pub(super) fn peak_memory_mib() -> Option<f64> {
 
 /// `n` of `0..len` (all of them when `n >= len`), sorted: a seeded partial
 /// Fisher-Yates shuffle (xorshift64*), so runs are repeatable.
-fn seeded_sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
+pub(super) fn seeded_sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
     let mut all: Vec<usize> = (0..len).collect();
     let mut x = seed.max(1);
     let mut next = |below: usize| {

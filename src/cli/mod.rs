@@ -204,8 +204,15 @@ enum Command {
         #[arg(long)]
         openers: Option<PathBuf>,
         /// Keep only every N-th opener of the list (a deterministic sample).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "random")]
         sample: Option<usize>,
+        /// Keep N openers of the list drawn at random with --seed (a repeatable
+        /// sample, e.g. to measure the mean time per opener).
+        #[arg(long, value_name = "N")]
+        random: Option<usize>,
+        /// With --random: the sample's seed.
+        #[arg(long, default_value_t = 1, requires = "random")]
+        seed: u64,
         /// Only read the results directory and print the table.
         #[arg(long)]
         merge: bool,
@@ -395,6 +402,8 @@ fn run() -> Result<ExitCode> {
             shard,
             openers: list,
             sample,
+            random,
+            seed,
             merge,
             max_guesses,
             memory,
@@ -410,6 +419,7 @@ fn run() -> Result<ExitCode> {
                 shard: *shard,
                 openers: list.as_ref(),
                 sample: *sample,
+                random: random.map(|n| (n, *seed)),
                 merge: *merge,
                 max_guesses: *max_guesses,
                 memory: *memory,

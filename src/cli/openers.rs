@@ -19,6 +19,8 @@ pub(super) struct Args<'a> {
     pub shard: Option<Shard>,
     pub openers: Option<&'a PathBuf>,
     pub sample: Option<usize>,
+    /// `--random N --seed S`.
+    pub random: Option<(usize, u64)>,
     pub merge: bool,
     pub max_guesses: u8,
     pub memory: usize,
@@ -71,6 +73,13 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     };
     if let Some(step) = a.sample {
         set = set.into_iter().step_by(step).collect();
+    }
+    if let Some((n, seed)) = a.random {
+        if n == 0 {
+            bail!("--random must be at least 1");
+        }
+        let picked = super::bench::seeded_sample(set.len(), n, seed);
+        set = picked.into_iter().map(|i| set[i]).collect();
     }
     let dir = OpenersDir::open(a.results, game, ctx.hard, a.max_guesses)?;
     outln!(
