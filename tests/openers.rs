@@ -316,35 +316,51 @@ fn cli_rejects_bad_shards_and_unreadable_opener_files() {
     );
 }
 
-#[test]
-fn cli_runs_resumes_and_merges_on_custom_lists() {
+/// Answer and guess files of a small game in `dir`: 30 answers of the wordle lists, and
+/// 100 of its guesses (130 openers in all).
+fn small_lists(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
     let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
-    let tmp = tempfile::tempdir().unwrap();
     let words = |ws: &[Word]| ws.iter().map(|w| format!("{w}\n")).collect::<String>();
-    let a = tmp.path().join("a.txt");
-    let g = tmp.path().join("g.txt");
+    let a = dir.join("a.txt");
+    let g = dir.join("g.txt");
     std::fs::write(&a, words(&full.answers[..30])).unwrap();
     std::fs::write(&g, words(&full.guesses[3000..3100])).unwrap();
+    (a, g)
+}
+
+/// Runs `openers --quiet --results res EXTRA` on the answer and guess files `a` and
+/// `g`; it must succeed. Its output.
+fn openers_on(
+    a: &std::path::Path,
+    g: &std::path::Path,
+    res: &std::path::Path,
+    extra: &[&str],
+) -> String {
+    let out = cli()
+        .arg("--answers")
+        .arg(a)
+        .arg("--guesses")
+        .arg(g)
+        .args(["openers", "--quiet", "--results"])
+        .arg(res)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn cli_runs_resumes_and_merges_on_custom_lists() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, g) = small_lists(tmp.path());
     let res = tmp.path().join("res");
-    let go = |extra: &[&str]| {
-        let out = cli()
-            .arg("--answers")
-            .arg(&a)
-            .arg("--guesses")
-            .arg(&g)
-            .args(["openers", "--quiet", "--top", "2", "--results"])
-            .arg(&res)
-            .args(extra)
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let go = |extra: &[&str]| openers_on(&a, &g, &res, &[&["--top", "2"][..], extra].concat());
     let one = go(&["--shard", "1/2"]);
     assert!(one.contains("have no result yet"), "{one}");
     go(&["--shard", "2/2"]);
@@ -413,31 +429,11 @@ fn exact_totals_with_letter_groups_equal_fresh_solves() {
 /// `--random 0` and `--random` with `--sample` are refused.
 #[test]
 fn cli_random_sample_is_repeatable() {
-    let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
     let tmp = tempfile::tempdir().unwrap();
-    let words = |ws: &[Word]| ws.iter().map(|w| format!("{w}\n")).collect::<String>();
-    let a = tmp.path().join("a.txt");
-    let g = tmp.path().join("g.txt");
-    std::fs::write(&a, words(&full.answers[..30])).unwrap();
-    std::fs::write(&g, words(&full.guesses[3000..3100])).unwrap();
+    let (a, g) = small_lists(tmp.path());
     let drawn = |name: &str, extra: &[&str]| {
         let res = tmp.path().join(name);
-        let out = cli()
-            .arg("--answers")
-            .arg(&a)
-            .arg("--guesses")
-            .arg(&g)
-            .args(["openers", "--quiet", "--exact", "--results"])
-            .arg(&res)
-            .args(extra)
-            .output()
-            .unwrap();
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        openers_on(&a, &g, &res, &[&["--exact"][..], extra].concat());
         let mut names: Vec<String> = std::fs::read_dir(&res)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
