@@ -526,20 +526,17 @@ impl Solver<'_> {
             if buckets == 1 && !is_candidate {
                 continue;
             }
-            if !hard && !is_candidate && classes.seen(hash) {
+            if !is_candidate && classes.seen(hash) {
                 continue;
             }
-            if !hard
-                && !is_candidate
+            if !is_candidate
                 && n >= self.config.dominance_min
                 && self.dominated(g, &handed, &level.offsets)
             {
                 continue; // a neighbour handed down splits at least as finely
             }
             level.allowed.push(g);
-            if !hard {
-                level.allowed_bits[gi / 64] |= 1 << (gi % 64);
-            }
+            level.allowed_bits[gi / 64] |= 1 << (gi % 64);
         }
         // A compact table for the children when it narrows their scans enough to pay
         // for its `n * guesses` copy.
