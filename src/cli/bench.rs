@@ -21,27 +21,6 @@ pub(super) fn peak_memory_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-/// `n` of `0..len` (all of them when `n >= len`), sorted: a seeded partial
-/// Fisher-Yates shuffle (xorshift64*), so runs are repeatable.
-pub(super) fn seeded_sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
-    let mut all: Vec<usize> = (0..len).collect();
-    let mut x = seed.max(1);
-    let mut next = |below: usize| {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % below
-    };
-    let n = n.min(len);
-    for i in 0..n {
-        let j = i + next(len - i);
-        all.swap(i, j);
-    }
-    all.truncate(n);
-    all.sort_unstable();
-    all
-}
-
 /// `bench --off-tree`: every state one guess in from each opener, solved the way
 /// `next` solves a state off the tree (a sub-game of the candidates, five guesses
 /// left). `openers` is a comma-separated list, or `random` with `sample`: that many
@@ -59,7 +38,7 @@ pub(super) fn off_tree(
     let mut slowest: (f64, String, usize) = (0.0, String::new(), 0);
     let names: Vec<String> = match (openers.trim().eq_ignore_ascii_case("random"), sample) {
         (true, Some(n)) => {
-            let picked = seeded_sample(game.n_guesses(), n, seed);
+            let picked = super::seeded_sample(game.n_guesses(), n, seed);
             outln!(
                 "{} openers drawn with seed {seed} from the {} allowed guesses ({} mode)",
                 picked.len(),
@@ -212,7 +191,7 @@ pub(super) fn review(
     // As `review` does: an opener's exact total comes from the opener table when it has it.
     let openers_table = super::opener_table(ctx)?;
     let answers: Vec<usize> = match sample {
-        Some(n) => seeded_sample(game.n_answers(), n, seed),
+        Some(n) => super::seeded_sample(game.n_answers(), n, seed),
         None => (0..game.n_answers()).collect(),
     };
     outln!(

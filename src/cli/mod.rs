@@ -940,3 +940,25 @@ fn export(ctx: &Ctx, path: &Path, fmt: ExportFormat, out: Option<&Path>) -> Resu
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// `n` of `0..len` (all of them when `n >= len`), sorted: a seeded partial
+/// Fisher-Yates shuffle (xorshift64*), so runs are repeatable. Shared by `openers
+/// --random` and `bench --off-tree random` / `--review --sample`.
+fn seeded_sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
+    let mut all: Vec<usize> = (0..len).collect();
+    let mut x = seed.max(1);
+    let mut next = |below: usize| {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        (x.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % below
+    };
+    let n = n.min(len);
+    for i in 0..n {
+        let j = i + next(len - i);
+        all.swap(i, j);
+    }
+    all.truncate(n);
+    all.sort_unstable();
+    all
+}

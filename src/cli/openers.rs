@@ -78,7 +78,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         if n == 0 {
             bail!("--random must be at least 1");
         }
-        let picked = super::bench::seeded_sample(set.len(), n, seed);
+        let picked = super::seeded_sample(set.len(), n, seed);
         set = picked.into_iter().map(|i| set[i]).collect();
     }
     let dir = OpenersDir::open(a.results, game, ctx.hard, a.max_guesses)?;
