@@ -326,6 +326,50 @@ fn check_any_min_over_cli_proves_reruns_merges_and_refuses_bad_input() {
     assert_eq!(code, Some(0));
     assert_eq!(verdict(&merged), verdict(&first));
 
+    // `--openers FILE`: only those openers are searched, and the verdict says so.
+    let two: Vec<String> = std::fs::read_to_string(&guesses)
+        .unwrap()
+        .lines()
+        .take(2)
+        .map(str::to_string)
+        .collect();
+    let list = dir.path().join("two.txt");
+    std::fs::write(&list, two.join("\n") + "\n").unwrap();
+    let some = dir.path().join("some");
+    let out = cli()
+        .arg("--answers")
+        .arg(&answers)
+        .arg("--guesses")
+        .arg(&guesses)
+        .args([
+            "--quiet",
+            "check",
+            "--opener",
+            "any",
+            "--min-over",
+            "2",
+            "--openers",
+        ])
+        .arg(&list)
+        .arg("--results")
+        .arg(&some)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("over the 2 openers of"), "{text}");
+    let mut stored: Vec<String> = std::fs::read_dir(&some)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    stored.sort();
+    assert_eq!(stored.len(), 2, "{stored:?}");
+    for w in &two {
+        assert!(
+            stored.iter().any(|f| f.starts_with(&format!("{w}."))),
+            "{w}: {stored:?}"
+        );
+    }
+
     // A cutoff of 0 dismisses every opener: only "at least 0", so refuted-style.
     let low = dir.path().join("low");
     let out = cli()
@@ -388,6 +432,32 @@ fn check_any_min_over_cli_proves_reruns_merges_and_refuses_bad_input() {
                 "0",
             ],
             "--sample must be at least 1",
+        ),
+        (
+            vec![
+                "check",
+                "--opener",
+                "salet",
+                "--min-over",
+                "4",
+                "--except",
+                "eater",
+            ],
+            "--except goes with --max-guesses",
+        ),
+        (
+            vec![
+                "check",
+                "--opener",
+                "any",
+                "--min-over",
+                "4",
+                "--results",
+                "x",
+                "--give-up",
+                "5",
+            ],
+            "--give-up goes with",
         ),
     ] {
         let out = cli().args(&args).assert().code(2);

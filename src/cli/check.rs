@@ -69,9 +69,10 @@ pub struct CheckArgs {
     /// again, one with the same or a shorter limit passes them by).
     #[arg(long, value_name = "SECONDS", requires = "max_guesses")]
     give_up: Option<f64>,
-    /// With `--opener any --max-guesses D`: only the openers this word list names
-    /// (e.g. those a sweep on an easier subset gave up, for a harder one).
-    #[arg(long, value_name = "FILE", requires = "max_guesses")]
+    /// With `--opener any`: only the openers this word list names (e.g. those a
+    /// sweep on an easier subset gave up, for a harder one); the verdict speaks of
+    /// them only.
+    #[arg(long, value_name = "FILE")]
     openers: Option<PathBuf>,
 }
 
@@ -87,6 +88,11 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
         (Some(d), None) | (None, Some(d)) => d,
         _ => bail!("check needs --max-guesses D or --min-over D"),
     };
+    // clap's `requires = "max_guesses"` is not enforced once `--min-over` (which
+    // conflicts with it) is given, so the options --min-over would ignore are refused here.
+    if args.min_over.is_some() && !args.except.is_empty() {
+        bail!("--except goes with --max-guesses D, not --min-over");
+    }
     if args.min_over.is_some() && !(1..check::GAME_LIMIT).contains(&depth) {
         bail!(
             "--min-over must be from 1 to {}, not {depth}",
@@ -108,6 +114,9 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
             bail!("--opener any works without --except and --out");
         }
         if args.min_over.is_some() {
+            if args.give_up.is_some() {
+                bail!("--give-up goes with --opener any --max-guesses D, not --min-over (use --cutoff to dismiss poor openers early)");
+            }
             let Some(results) = args.results.as_deref() else {
                 bail!("--opener any --min-over needs --results DIR (one result file per opener, so the sweep resumes)");
             };
@@ -119,6 +128,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
                     shard: args.shard,
                     cutoff: args.cutoff,
                     sample: args.sample,
+                    openers: args.openers.as_deref(),
                     merge: args.merge,
                     memory: args.memory.unwrap_or(DEFAULT_MEMORY),
                 },
@@ -394,7 +404,7 @@ fn words_with_lines(path: &Path, option: &str) -> Result<Vec<(Word, usize)>> {
 }
 
 /// `--openers FILE`: the allowed guesses it lists, in its order.
-fn openers_of(game: &Game, path: &Path) -> Result<Vec<GuessId>> {
+pub(super) fn openers_of(game: &Game, path: &Path) -> Result<Vec<GuessId>> {
     words_with_lines(path, "--openers")?
         .into_iter()
         .map(|(w, line)| {

@@ -22,6 +22,8 @@ pub(super) struct Args<'a> {
     pub shard: Option<Shard>,
     pub cutoff: Option<u64>,
     pub sample: Option<usize>,
+    /// `--openers FILE`: only these openers (the verdict speaks of them only).
+    pub openers: Option<&'a Path>,
     pub merge: bool,
     pub memory: usize,
 }
@@ -45,7 +47,10 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     if a.merge && a.shard.is_some() {
         bail!("--merge reads every shard's results: leave out --shard");
     }
-    let mut set = all_openers(game);
+    let mut set = match a.openers {
+        Some(path) => super::check::openers_of(game, path)?,
+        None => all_openers(game),
+    };
     if let Some(step) = a.sample {
         set = set.into_iter().step_by(step).collect();
     }
@@ -53,6 +58,17 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     let mine = shard.select(&set);
     let dir = OverDir::open(a.results, game, ctx.hard, d)?;
     let scope = match (shard.count > 1, a.sample) {
+        _ if a.openers.is_some() => {
+            let path = a.openers.expect("checked").display();
+            let mut s = format!("the {} openers of {path}", set.len());
+            if let Some(n) = a.sample {
+                s += &format!(" (every {n}th)");
+            }
+            if shard.count > 1 {
+                s += &format!(" (shard {}/{}: {})", shard.index, shard.count, mine.len());
+            }
+            s
+        }
         (true, _) => format!(
             "the {} openers of shard {}/{}",
             mine.len(),
