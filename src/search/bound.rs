@@ -239,6 +239,37 @@ impl Objective {
         sat(self.unit as u64 * (super::groups::group_cost_per(r, per) as u64 + rest))
     }
 
+    /// The fewest repeats (`n - buckets`) that prove a guess's bound reaches `cutoff`
+    /// at a state of `n` candidates with `left` guesses left, so that a scan may drop a
+    /// guess as soon as it has seen that many (`usize::MAX`: never). With `r` repeats
+    /// and `c = 1` for a candidate, `3n - k - c = 2n + r - c >= 2n - 1 + r`, so:
+    /// * without a penalty the per-guess bound is at least `unit(2n - 1 + r)`;
+    /// * with a penalty paid at `left - 2` (`left == over_left + 2`) and no exempt
+    ///   answer, every candidate is counted (`w = n`) and the penalty terms are
+    ///   `pen(left - 2, n - k) = penalty * r` (the other two levels pay none), so the
+    ///   bound is at least `unit(2n - 1) + (unit + penalty) r`.
+    ///
+    /// Either way the bound is at least `base + step * r`, which reaches `cutoff` for
+    /// `r >= ceil((cutoff - base) / step)`. Other levels of a penalty objective: never.
+    #[inline]
+    pub fn max_repeats(&self, n: usize, left: u8, cutoff: u32) -> usize {
+        if cutoff >= INFEASIBLE || n == 0 {
+            return usize::MAX;
+        }
+        let base = self.unit as u64 * (2 * n as u64 - 1);
+        let step = if !self.has_penalty() {
+            self.unit as u64
+        } else if self.exempt.is_none() && left == self.over_left + 2 {
+            self.unit as u64 + self.penalty as u64
+        } else {
+            0
+        };
+        if step == 0 {
+            return usize::MAX;
+        }
+        (cutoff as u64).saturating_sub(base).div_ceil(step) as usize
+    }
+
     /// The per-guess bound (module doc) of a guess making `buckets` buckets; infeasible
     /// for a non-perfect split with two guesses left.
     #[inline]
@@ -270,6 +301,53 @@ mod tests {
         assert_eq!(o.guess_bound(4, 0, 4, Guess::Other, 2), 8);
         assert_eq!(o.guess_bound(4, 0, 3, Guess::Candidate, 2), INFEASIBLE);
         assert_eq!(add(INFEASIBLE, 5), INFEASIBLE);
+    }
+
+    #[test]
+    fn max_repeats_only_drops_guesses_whose_bound_reaches_the_cutoff() {
+        let objectives = [
+            Objective::total(),
+            Objective::feasibility(),
+            Objective::min_over(4, 6),
+            Objective::count_over(4, 6),
+            Objective::count_over(3, 6),
+        ];
+        for o in &objectives {
+            for n in 1..40usize {
+                for left in 2..=6u8 {
+                    for cutoff in [0u32, 1, 5, 19, 40, 120, 1 << 17, (1 << 18) + 77] {
+                        let m = o.max_repeats(n, left, cutoff);
+                        for k in 1..=n {
+                            let r = n - k;
+                            for guess in [Guess::Other, Guess::Counted] {
+                                let w = if o.has_penalty() { n as u32 } else { 0 };
+                                let b = o.guess_bound(n, w, k, guess, left);
+                                if r >= m {
+                                    assert!(
+                                        b >= cutoff,
+                                        "{o:?} n {n} left {left} cutoff {cutoff} k {k}: {b}"
+                                    );
+                                }
+                            }
+                        }
+                        // The rule is tight where it applies: one repeat fewer may not reach it.
+                        if m > 0 && m <= n && left > 2 {
+                            let k = n - (m - 1);
+                            let b = o.guess_bound(n, n as u32, k, Guess::Counted, left);
+                            if o.unit == 1 && !o.has_penalty() {
+                                assert!(b < cutoff, "{o:?} n {n} cutoff {cutoff}: {b}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Not at the levels a penalty is not paid two levels down, nor with exempt answers.
+        assert_eq!(
+            Objective::count_over(4, 6).max_repeats(50, 5, 3),
+            usize::MAX
+        );
+        assert_eq!(Objective::count_over(4, 6).max_repeats(50, 4, 3), 3);
     }
 
     #[test]

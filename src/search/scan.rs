@@ -262,15 +262,11 @@ impl Solver<'_> {
         let obj = &self.config.objective;
         let hard = self.config.hard;
         let demand = revealed.demand();
-        // Step 2b: scan the guesses the parent handed down, for bounds only. With the
-        // plain total objective a guess is dropped as soon as its repeated feedbacks
-        // prove its bound reaches `cutoff`: `3n - k - c >= 2n + repeats - 1`.
+        // Step 2b: scan the guesses the parent handed down, for bounds only. A guess is
+        // dropped as soon as its repeated feedbacks prove its bound reaches `cutoff`
+        // ([`super::bound::Objective::max_repeats`]).
         level.order.clear();
-        let max_repeats = if obj.unit == 1 && !obj.has_penalty() && cutoff < INFEASIBLE {
-            (cutoff as usize + 1).saturating_sub(2 * n)
-        } else {
-            usize::MAX
-        };
+        let max_repeats = obj.max_repeats(n, left, cutoff);
         level.max_split = 0;
         let mut least = INFEASIBLE; // least bound of any guess
         let mut rejected = INFEASIBLE; // least bound of the guesses not in `order`
