@@ -22,6 +22,7 @@ fn objectives(rng: &mut Rng, game: &Game, max: u8) -> Vec<Objective> {
         Objective::total(),
         Objective::feasibility(),
         Objective::min_over(d, max),
+        Objective::count_over(d, max),
         Objective::within_except(d, max, exempt),
     ]
 }

@@ -224,19 +224,44 @@ impl Objective {
     /// The endgame-group bound (`groups.rs`) of `n` candidates holding a group of `r`
     /// answers that differ in one position, with `left` guesses left, when a guess
     /// splits off at most `per` of them (5; hard mode `5 - greens`): infeasible when
-    /// the group cannot be found in time; otherwise, without a penalty, the group's
-    /// least cost plus the size bound of the rest (0 for penalty objectives).
+    /// the group cannot be found in time. Otherwise the cost is additive over answers
+    /// (a tree for the state, read for the group's answers only, is a tree for the
+    /// group), so the state costs at least the group's least cost plus the size bound of
+    /// the rest. The group's answers take at least `group_cost_per(r)` guesses in all,
+    /// and at most `reach_per(t)` of them are found within the `t = left - over_left`
+    /// guesses before the penalty is due, so with no exempt answer at least `r -
+    /// reach_per(t)` of them pay it (all `r` when `t = 0`). Both hold in every tree,
+    /// so their sum is a bound.
     #[inline]
     pub fn group_bound(&self, n: usize, r: u32, left: u8, per: u32) -> u32 {
         if r > super::groups::reach_per(left, per) {
             return INFEASIBLE;
         }
-        if self.has_penalty() {
-            return 0;
-        }
         let rest = (n as u64).saturating_sub(r as u64);
         let rest = if rest > 0 { 2 * rest - 1 } else { 0 };
-        sat(self.unit as u64 * (super::groups::group_cost_per(r, per) as u64 + rest))
+        let unit = self.unit as u64 * (super::groups::group_cost_per(r, per) as u64 + rest);
+        let over = if self.has_penalty() && self.exempt.is_none() && left >= self.over_left {
+            r.saturating_sub(super::groups::reach_per(left - self.over_left, per))
+        } else {
+            0
+        };
+        sat(unit + self.penalty as u64 * over as u64)
+    }
+
+    /// The fewest candidates a state needs before [`Objective::group_bound`] can beat
+    /// the size bound: a group of 7 (`groups.rs`) with a unit cost; with none, a group
+    /// larger than the answers reachable before the penalty (or, without a penalty,
+    /// before the limit). Smaller states skip counting their groups.
+    #[inline]
+    pub fn group_min(&self, left: u8, per: u32) -> usize {
+        let reach = if self.unit > 0 {
+            return super::groups::GROUP_MIN;
+        } else if self.has_penalty() && self.exempt.is_none() && left >= self.over_left {
+            super::groups::reach_per(left - self.over_left, per)
+        } else {
+            super::groups::reach_per(left, per)
+        };
+        (reach as usize + 1).max(super::groups::GROUP_MIN)
     }
 
     /// The fewest repeats (`n - buckets`) that prove a guess's bound reaches `cutoff`
@@ -342,6 +367,14 @@ mod tests {
                 }
             }
         }
+        // The group bound counts the group's answers that cannot be found in time:
+        // 14 of `_ills` with 4 left (at most 16 found in time) and the penalty due at 2
+        // left: at most 6 found before it.
+        let o = Objective::count_over(4, 6);
+        assert_eq!(o.group_bound(20, 14, 4, 5), 8);
+        assert_eq!(o.group_bound(20, 14, 2, 5), INFEASIBLE);
+        assert_eq!(o.group_min(4, 5), 7);
+        assert_eq!(o.group_min(5, 5), 12);
         // Not at the levels a penalty is not paid two levels down, nor with exempt answers.
         assert_eq!(
             Objective::count_over(4, 6).max_repeats(50, 5, 3),

@@ -333,14 +333,16 @@ impl Solver<'_> {
             let mut blb =
                 obj.split_bound(m as usize, obj.counted(child), left - 1, level.max_split);
             if m as usize >= GROUP_MIN {
-                let r = self.groups.largest(child, &mut level.group_counts);
                 let greens = if hard {
                     revealed.after(word, f).greens()
                 } else {
                     0
                 };
                 let per = super::groups::per_guess(greens);
-                blb = blb.max(obj.group_bound(m as usize, r, left - 1, per));
+                if m as usize >= obj.group_min(left - 1, per) {
+                    let r = self.groups.largest(child, &mut level.group_counts);
+                    blb = blb.max(obj.group_bound(m as usize, r, left - 1, per));
+                }
             }
             if m >= 3 && blb < INFEASIBLE {
                 let key = if hard {

@@ -120,13 +120,15 @@ impl Solver<'_> {
         let w = obj.counted(ids);
         let mut lb = obj.split_bound(n, w, left, parent.max_split);
         if n >= GROUP_MIN {
-            let r = self.groups.largest(ids, &mut level.group_counts);
             let per = super::groups::per_guess(if self.config.hard {
                 revealed.greens()
             } else {
                 0
             });
-            lb = lb.max(obj.group_bound(n, r, left, per));
+            if n >= obj.group_min(left, per) {
+                let r = self.groups.largest(ids, &mut level.group_counts);
+                lb = lb.max(obj.group_bound(n, r, left, per));
+            }
         }
         if n == 2 {
             // Guess one, then the other; a counted one first if only one is counted.
