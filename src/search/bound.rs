@@ -34,6 +34,15 @@
 //!   otherwise assumes all but one candidate are found one guess down.
 //! * **Two guesses left**: only a perfect split can finish, so any other guess is
 //!   infeasible; with one guess left, more than one candidate is infeasible.
+//! * **Early drop** ([`Objective::max_repeats`]): the per-guess bound grows with the
+//!   repeated feedbacks `r = n - k`, so a scan drops a guess once `r` alone proves the
+//!   bound reaches the cutoff. For the total objective at every level; for a penalty
+//!   objective where the penalty is due two levels down, where the bound is `n - k`
+//!   answers over D exactly (`check --opener any --min-over 4`: 14.1 -> 2.6 CPU-s per
+//!   opener on a sample of 33, the scans' bucket tallies replaced by the sieve).
+//! * **Group bound** ([`Objective::group_bound`], `groups.rs`): a one-position group
+//!   of `r` answers costs at least its own least cost, and with a penalty at least
+//!   `r - reach(left - over_left)` of them pay it.
 //!
 //! Tests in `tests/solver.rs` check the search (and so these bounds) against a brute
 //! force with no bounds on random small games.
