@@ -774,6 +774,15 @@ fn openers_file_limits_the_sweep_and_names_a_bad_word() {
     let (code, _, err) = run("salet\n", &["--opener", "salet"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("--openers go with --opener any"), "{err}");
+    // An empty list: one line naming the option and the file once.
+    let (code, _, err) = run("", &["--opener", "any"]);
+    assert_eq!(code, Some(2));
+    let o = openers.to_str().unwrap();
+    assert!(
+        err.contains(&format!("--openers: {o}: the list is empty")),
+        "{err}"
+    );
+    assert_eq!(err.matches(o).count(), 1, "{err}");
 }
 
 #[test]

@@ -392,7 +392,8 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
 /// The words of the word list `path`, each with its line (for errors that name it);
 /// `option` names the file in errors of its own.
 fn words_with_lines(path: &Path, option: &str) -> Result<Vec<(Word, usize)>> {
-    let list = WordList::load(path).with_context(|| format!("{option} {}", path.display()))?;
+    // WordList's errors name the file (and line) already.
+    let list = WordList::load(path).with_context(|| option.to_string())?;
     let text =
         std::fs::read_to_string(path).with_context(|| format!("{option} {}", path.display()))?;
     let lines = text
