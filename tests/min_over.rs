@@ -466,3 +466,25 @@ fn check_any_min_over_cli_proves_reruns_merges_and_refuses_bad_input() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// The shipped trees that beat the published 18 answers needing a fifth guess (rance):
+/// from raced and from tenor only 17 of the 2315 answers need more than 4 guesses
+/// (trees/README.md; proved least for each opener by `check --opener W --min-over 4`).
+#[test]
+fn shipped_min_over4_trees_leave_17_answers_over_4() {
+    let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
+    for (opener, path) in [
+        ("raced", "trees/raced.min-over4.wordle.tree"),
+        ("tenor", "trees/tenor.min-over4.wordle.tree"),
+    ] {
+        let tree = wordle_tree::format::file::load(Path::new(path), &game).unwrap();
+        assert_eq!(tree.list_checksum(), game.checksum, "{path}");
+        assert!(!tree.hard(), "{path}");
+        assert_eq!(game.guesses[tree.root().guess.index()].to_string(), opener);
+        let replay = tree.verify(&game);
+        assert!(replay.is_valid(), "{path}: {:?}", replay.problems.first());
+        assert!(replay.max_depth() <= 6, "{path}");
+        let over = replay.depths.iter().filter(|&&d| d > 4).count();
+        assert_eq!(over, 17, "{path}");
+    }
+}
