@@ -282,25 +282,22 @@ fn check_any_min_over_cli_proves_reruns_merges_and_refuses_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let (answers, guesses) = tiny(dir.path());
     let results = dir.path().join("r");
-    let run = |extra: &[&str]| {
-        let out = cli()
+    // The sweep on the tiny game, results in `into`, with `extra` options.
+    let sweep = |into: &Path, extra: &[&str]| {
+        cli()
             .arg("--answers")
             .arg(&answers)
             .arg("--guesses")
             .arg(&guesses)
-            .args([
-                "--quiet",
-                "check",
-                "--opener",
-                "any",
-                "--min-over",
-                "2",
-                "--results",
-            ])
-            .arg(&results)
+            .args(["--quiet", "check", "--opener", "any", "--min-over", "2"])
+            .arg("--results")
+            .arg(into)
             .args(extra)
             .output()
-            .unwrap();
+            .unwrap()
+    };
+    let run = |extra: &[&str]| {
+        let out = sweep(&results, extra);
         (
             out.status.code(),
             String::from_utf8_lossy(&out.stdout).to_string(),
@@ -336,25 +333,7 @@ fn check_any_min_over_cli_proves_reruns_merges_and_refuses_bad_input() {
     let list = dir.path().join("two.txt");
     std::fs::write(&list, two.join("\n") + "\n").unwrap();
     let some = dir.path().join("some");
-    let out = cli()
-        .arg("--answers")
-        .arg(&answers)
-        .arg("--guesses")
-        .arg(&guesses)
-        .args([
-            "--quiet",
-            "check",
-            "--opener",
-            "any",
-            "--min-over",
-            "2",
-            "--openers",
-        ])
-        .arg(&list)
-        .arg("--results")
-        .arg(&some)
-        .output()
-        .unwrap();
+    let out = sweep(&some, &["--openers", list.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("over the 2 openers of"), "{text}");
     let mut stored: Vec<String> = std::fs::read_dir(&some)
@@ -372,25 +351,7 @@ fn check_any_min_over_cli_proves_reruns_merges_and_refuses_bad_input() {
 
     // A cutoff of 0 dismisses every opener: only "at least 0", so refuted-style.
     let low = dir.path().join("low");
-    let out = cli()
-        .arg("--answers")
-        .arg(&answers)
-        .arg("--guesses")
-        .arg(&guesses)
-        .args([
-            "--quiet",
-            "check",
-            "--opener",
-            "any",
-            "--min-over",
-            "2",
-            "--cutoff",
-            "0",
-            "--results",
-        ])
-        .arg(&low)
-        .output()
-        .unwrap();
+    let out = sweep(&low, &["--cutoff", "0"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
