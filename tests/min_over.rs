@@ -360,67 +360,29 @@ fn check_any_min_over_cli_proves_reruns_merges_and_refuses_bad_input() {
     );
 
     for (args, needle) in [
+        ("check --opener any --min-over 4", "needs --results"),
         (
-            vec!["check", "--opener", "any", "--min-over", "4"],
-            "needs --results",
-        ),
-        (
-            vec![
-                "check",
-                "--opener",
-                "salet",
-                "--max-guesses",
-                "4",
-                "--cutoff",
-                "3",
-            ],
+            "check --opener salet --max-guesses 4 --cutoff 3",
             "--min-over",
         ),
         (
-            vec!["check", "--opener", "salet", "--min-over", "4", "--merge"],
+            "check --opener salet --min-over 4 --merge",
             "go with --opener any",
         ),
         (
-            vec![
-                "check",
-                "--opener",
-                "any",
-                "--min-over",
-                "4",
-                "--results",
-                "x",
-                "--sample",
-                "0",
-            ],
+            "check --opener any --min-over 4 --results x --sample 0",
             "--sample must be at least 1",
         ),
         (
-            vec![
-                "check",
-                "--opener",
-                "salet",
-                "--min-over",
-                "4",
-                "--except",
-                "eater",
-            ],
+            "check --opener salet --min-over 4 --except eater",
             "--except goes with --max-guesses",
         ),
         (
-            vec![
-                "check",
-                "--opener",
-                "any",
-                "--min-over",
-                "4",
-                "--results",
-                "x",
-                "--give-up",
-                "5",
-            ],
+            "check --opener any --min-over 4 --results x --give-up 5",
             "--give-up goes with",
         ),
     ] {
+        let args: Vec<&str> = args.split_whitespace().collect();
         let out = cli().args(&args).assert().code(2);
         let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
         assert!(err.contains(needle), "{args:?}: {err}");
