@@ -154,6 +154,13 @@ impl Objective {
         }
     }
 
+    /// True when only feasibility counts (no unit, no penalty): every tree within the
+    /// limit costs 0, so a search wants one witness, not the best tree.
+    #[inline]
+    pub fn is_feasibility(&self) -> bool {
+        self.unit == 0 && !self.has_penalty()
+    }
+
     /// True when the penalty plays a part.
     #[inline]
     pub fn has_penalty(&self) -> bool {

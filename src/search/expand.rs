@@ -92,8 +92,7 @@ impl Solver<'_> {
         // compact table pay (min-over 4 sample of 33 openers, one thread, two runs in
         // either order: 2.73 -> 2.20 and 2.58 -> 1.93 CPU-s per opener).
         let mut classified = false;
-        let obj = &self.config.objective;
-        let small = !hard && (n <= HAND_ALL_MAX || (obj.unit == 0 && !obj.has_penalty()));
+        let small = !hard && (n <= HAND_ALL_MAX || self.config.objective.is_feasibility());
         let dominate = !hard && n >= self.config.dominance_min;
         let (level, mut below) = work.split();
         if level.expanded.capacity() > 1024 {
@@ -156,7 +155,7 @@ impl Solver<'_> {
         let obj = &self.config.objective;
         let (ids, parent) = (st.ids, st.handed);
         let n = ids.len();
-        if obj.unit != 0 || obj.has_penalty() || self.config.hard || head.left < 3 {
+        if !obj.is_feasibility() || self.config.hard || head.left < 3 {
             return None;
         }
         let handed = |g: usize| parent.has(g);
@@ -402,7 +401,7 @@ impl Solver<'_> {
             debug_assert!(child_cutoff > blb);
             let child = &level.buf[s as usize..(s + m) as usize];
             let next = self.after(revealed, word, f);
-            let handed = if !hard && (n <= HAND_ALL_MAX || (obj.unit == 0 && !obj.has_penalty())) {
+            let handed = if !hard && (n <= HAND_ALL_MAX || obj.is_feasibility()) {
                 Guesses {
                     max_split: level.max_split,
                     ..self.everything()
