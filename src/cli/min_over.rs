@@ -57,10 +57,9 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     let shard = a.shard.unwrap_or(Shard::ALL);
     let mine = shard.select(&set);
     let dir = OverDir::open(a.results, game, ctx.hard, d)?;
-    let scope = match (shard.count > 1, a.sample) {
-        _ if a.openers.is_some() => {
-            let path = a.openers.expect("checked").display();
-            let mut s = format!("the {} openers of {path}", set.len());
+    let scope = match a.openers {
+        Some(path) => {
+            let mut s = format!("the {} openers of {}", set.len(), path.display());
             if let Some(n) = a.sample {
                 s += &format!(" (every {n}th)");
             }
@@ -69,14 +68,16 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             }
             s
         }
-        (true, _) => format!(
-            "the {} openers of shard {}/{}",
-            mine.len(),
-            shard.index,
-            shard.count
-        ),
-        (false, Some(n)) => format!("the {} openers of the sample (every {n}th)", set.len()),
-        (false, None) => format!("all {} openers", set.len()),
+        None => match (shard.count > 1, a.sample) {
+            (true, _) => format!(
+                "the {} openers of shard {}/{}",
+                mine.len(),
+                shard.index,
+                shard.count
+            ),
+            (false, Some(n)) => format!("the {} openers of the sample (every {n}th)", set.len()),
+            (false, None) => format!("all {} openers", set.len()),
+        },
     };
     outln!(
         "check: fewest answers needing more than {d} guesses (within {}) over {scope}; {}; results in {}",

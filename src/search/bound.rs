@@ -256,11 +256,9 @@ impl Objective {
         let rest = (n as u64).saturating_sub(r as u64);
         let rest = if rest > 0 { 2 * rest - 1 } else { 0 };
         let unit = self.unit as u64 * (super::groups::group_cost_per(r, per) as u64 + rest);
-        let over = if self.has_penalty() && self.exempt.is_none() && left >= self.over_left {
-            r.saturating_sub(super::groups::reach_per(left - self.over_left, per))
-        } else {
-            0
-        };
+        let over = self
+            .before_penalty(left)
+            .map_or(0, |t| r.saturating_sub(super::groups::reach_per(t, per)));
         sat(unit + self.penalty as u64 * over as u64)
     }
 
@@ -270,14 +268,19 @@ impl Objective {
     /// before the limit). Smaller states skip counting their groups.
     #[inline]
     pub fn group_min(&self, left: u8, per: u32) -> usize {
-        let reach = if self.unit > 0 {
+        if self.unit > 0 {
             return super::groups::GROUP_MIN;
-        } else if self.has_penalty() && self.exempt.is_none() && left >= self.over_left {
-            super::groups::reach_per(left - self.over_left, per)
-        } else {
-            super::groups::reach_per(left, per)
-        };
+        }
+        let reach = super::groups::reach_per(self.before_penalty(left).unwrap_or(left), per);
         (reach as usize + 1).max(super::groups::GROUP_MIN)
+    }
+
+    /// The guesses left before the penalty is due, when it is paid by every answer (no
+    /// exempt ones) and not yet past; `None` otherwise.
+    #[inline]
+    fn before_penalty(&self, left: u8) -> Option<u8> {
+        (self.has_penalty() && self.exempt.is_none() && left >= self.over_left)
+            .then(|| left - self.over_left)
     }
 
     /// The fewest repeats (`n - buckets`) that prove a guess's bound reaches `cutoff`
