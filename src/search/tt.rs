@@ -43,11 +43,15 @@ struct Entry {
     bound: Bound,
 }
 
-/// Bytes charged per entry beyond its ids: the map slot and bucket `Vec` (about 40),
-/// the `Entry` (48), the boxed ids' allocator header (16), and slack for the hash
-/// table's growth. With 64 here, a `check --opener any` sweep limited to 2 GiB peaked
-/// at 5.6 GB resident; this charges closer to what an entry really costs.
-const ENTRY_OVERHEAD: usize = 160;
+/// Bytes charged per entry beyond its ids: the map slot (a hash and a `Vec` header,
+/// about 40 with the hash table's spare capacity), the `Entry` (48) in a `Vec` of
+/// capacity 1 (a plain push would allocate room for 4: 192 bytes, which made a
+/// `check --opener any --min-over 4` sweep with `--memory 2048` peak at 3.36 GB
+/// resident), two allocator headers, and slack. Measured with glibc: about
+/// `135 + 2 x ids` resident bytes per entry, at most about `162 + 2 x ids` just after
+/// the hash table doubles; `tests/tt_memory.rs` checks the heap bytes against the
+/// charge.
+pub const ENTRY_OVERHEAD: usize = 176;
 
 /// The transposition table (this module's doc).
 pub struct TranspositionTable {
@@ -117,7 +121,7 @@ impl TranspositionTable {
         } = *key;
         let mut added = 0;
         {
-            let mut bucket = self.map.entry(h).or_default();
+            let mut bucket = self.map.entry(h).or_insert_with(|| Vec::with_capacity(1)); // see ENTRY_OVERHEAD
             match bucket.iter_mut().find(|e| {
                 e.left == left
                     && e.hard_key == hard_key
