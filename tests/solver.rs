@@ -649,3 +649,45 @@ fn hard_mode_group_bound_with_greens_matches_brute_force() {
         check_against_brute_force(max as u64, &mut rng, &game, max, true);
     }
 }
+
+/// One solver searching several large states in turn on two threads (the units of a
+/// split proof do this): the parallel root's workers borrow pooled scratch that an
+/// earlier search used, and nothing of that search (its classes, its compact table)
+/// may reach the new one. Every state's cost must equal a fresh solver's.
+#[test]
+fn one_solver_many_parallel_states_agree_with_fresh_solvers() {
+    let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let ids: Vec<AnswerId> = game.all_answer_ids();
+    let mut buckets: Vec<Vec<AnswerId>> = Vec::new();
+    for opener in ["fuzzy", "mamma", "vivid", "jazzy", "civic"] {
+        let g = game.guess_id(Word::parse(opener).unwrap()).unwrap();
+        for (_, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
+            if (65..=130).contains(&bucket.len()) {
+                buckets.push(bucket);
+            }
+        }
+    }
+    buckets.truncate(8);
+    assert!(buckets.len() >= 4);
+    let none = Revealed::default();
+    let config = Config {
+        local_min: 32,
+        ..Config::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let shared = Solver::new(&game, &table, config.clone());
+    for bucket in &buckets {
+        let fresh = Solver::new(&game, &table, config.clone());
+        let want = pool
+            .install(|| fresh.cost_below(bucket, 5, &none, INFEASIBLE, None))
+            .unwrap();
+        let got = pool
+            .install(|| shared.cost_below(bucket, 5, &none, INFEASIBLE, None))
+            .unwrap();
+        assert_eq!(got, want, "a bucket of {} candidates", bucket.len());
+    }
+}

@@ -108,6 +108,7 @@ impl Solver<'_> {
                     level.order.sort_unstable();
                     // The children's guesses, once for all workers.
                     self.classify(&st, level, below.classes);
+                    level.classified = true;
                     p
                 }
             }
@@ -143,6 +144,11 @@ impl Solver<'_> {
             mine.levels[0].allowed = root.allowed.clone();
             mine.levels[0].allowed_bits = root.allowed_bits.clone();
             mine.levels[0].max_split = root.max_split;
+            // The root's classes are copied, not its compact table: a pooled scratch
+            // may still hold a table (and `has_local`) from an earlier search, which
+            // must never reach these children.
+            mine.levels[0].has_local = false;
+            mine.levels[0].classified = true;
             let mut work = mine.work();
             let (level, mut below) = work.split();
             loop {

@@ -83,18 +83,9 @@ impl Solver<'_> {
         };
         // The least lower bound among guesses that lost.
         let mut proved = rejected;
-        // level.allowed holds the children's guesses once classified. States up to
-        // HAND_ALL_MAX (normal mode) hand every guess down, not classes. Feasibility
-        // (unit 0, no penalty) needs one success, not the best: exact classes for the
-        // children cost more than they save there (check within 5: 0.154 s -> 0.121 s).
-        // A count of answers over D (unit 0 with a penalty) refutes nearly every guess
-        // at the opener's buckets, each by scanning a child: there the classes and the
-        // compact table pay (min-over 4 sample of 33 openers, one thread, two runs in
-        // either order: 2.73 -> 2.20 and 2.58 -> 1.93 CPU-s per opener).
-        let mut classified = false;
-        let small = !hard && (n <= HAND_ALL_MAX || self.config.objective.is_feasibility());
         let dominate = !hard && n >= self.config.dominance_min;
         let (level, mut below) = work.split();
+        level.classified = false;
         if level.expanded.capacity() > 1024 {
             // Clearing a map costs its capacity: the small states that follow a large
             // one at this depth start from a fresh map instead.
@@ -116,18 +107,24 @@ impl Solver<'_> {
             if packed >> 16 & 1 == 1 {
                 continue; // a perfect split: its bound is its cost, the incumbent is best
             }
-            if !hard && self.expanded_before(g, level) {
-                continue; // splits exactly like a guess already expanded here
-            }
-            if dominate && self.dominated(g, &st.handed, &level.offsets) {
-                below.ctr.dominated += 1;
-                continue; // a neighbour handed down splits at least as finely
+            if level.classified && !hard {
+                // The classes keep one guess per way of splitting the state, and leave
+                // out dominated guesses: a guess that is not kept splits like one that
+                // is (found earlier in this order, at the same bound) or is dominated.
+                let gi = g.index();
+                if level.allowed_bits[gi / 64] >> (gi % 64) & 1 == 0 {
+                    continue;
+                }
+            } else {
+                if !hard && self.expanded_before(g, level) {
+                    continue; // splits exactly like a guess already expanded here
+                }
+                if dominate && self.dominated(g, &st.handed, &level.offsets) {
+                    below.ctr.dominated += 1;
+                    continue; // a neighbour handed down splits at least as finely
+                }
             }
             below.ctr.expansions += 1;
-            if !classified && !small {
-                self.classify(st, level, below.classes);
-                classified = true;
-            }
             let v = self.expand(g, st, w, best, level, &mut below);
             if v < best {
                 best = v;
@@ -380,6 +377,22 @@ impl Solver<'_> {
         }
         if sum_lb >= cutoff {
             return sum_lb;
+        }
+        // A bucket is searched: its children need the state's guesses. `level.allowed`
+        // holds them once classified; states up to HAND_ALL_MAX (normal mode) hand
+        // every guess down, not classes. Feasibility (unit 0, no penalty) needs one
+        // success, not the best: exact classes for the children cost more than they
+        // save there (check within 5: 0.154 s -> 0.121 s). A count of answers over D
+        // (unit 0 with a penalty) refutes nearly every guess at the opener's buckets,
+        // each by scanning a child: there the classes and the compact table pay
+        // (min-over 4 sample of 33 openers, one thread, two runs in either order: 2.73
+        // -> 2.20 and 2.58 -> 1.93 CPU-s per opener). Classified here, not before the
+        // first guess is expanded: a state whose guesses all fall to their bucket
+        // bounds never needs the classes.
+        let small = !hard && (n <= HAND_ALL_MAX || obj.is_feasibility());
+        if !small && !level.classified {
+            self.classify(st, level, below.classes);
+            level.classified = true;
         }
         if obj.unit == 0 {
             // Feasibility: the largest bucket is the likeliest to fail.

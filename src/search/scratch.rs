@@ -48,6 +48,11 @@ pub(super) struct Level {
     /// The compact table handed to the children with `allowed`, when `has_local`.
     pub(super) local: Local,
     pub(super) has_local: bool,
+    /// Whether `allowed` (and `allowed_bits`, `local`) hold the classes of the state
+    /// being searched at this depth: [`crate::search::Solver::classify`] runs only once a guess
+    /// survives its bucket bounds, so a state whose guesses all fall to their bounds
+    /// never classifies.
+    pub(super) classified: bool,
     /// Where each candidate starts in the parent's compact table, when it has one.
     pub(super) local_offsets: Vec<usize>,
 }
@@ -70,6 +75,7 @@ impl Default for Level {
             group_counts: Vec::new(),
             local: Local::default(),
             has_local: false,
+            classified: false,
             local_offsets: Vec::new(),
         }
     }
