@@ -513,16 +513,13 @@ fn local_tables_change_nothing() {
 fn cost_below_is_exact_under_any_cutoff_on_one_or_two_threads() {
     let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
     let table = FeedbackTable::build(&game);
-    let ids: Vec<AnswerId> = game.all_answer_ids();
-    let mut buckets: Vec<Vec<AnswerId>> = Vec::new();
-    for opener in ["fuzzy", "mamma", "vivid", "jazzy"] {
-        let g = game.guess_id(Word::parse(opener).unwrap()).unwrap();
-        for (_, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
-            if (64..=120).contains(&bucket.len()) && buckets.len() < 3 {
-                buckets.push(bucket);
-            }
-        }
-    }
+    let buckets = poor_buckets(
+        &game,
+        &table,
+        &["fuzzy", "mamma", "vivid", "jazzy"],
+        64..=120,
+        3,
+    );
     assert!(buckets.len() >= 2);
     let none = Revealed::default();
     for bucket in &buckets {
@@ -658,17 +655,8 @@ fn hard_mode_group_bound_with_greens_matches_brute_force() {
 fn one_solver_many_parallel_states_agree_with_fresh_solvers() {
     let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
     let table = FeedbackTable::build(&game);
-    let ids: Vec<AnswerId> = game.all_answer_ids();
-    let mut buckets: Vec<Vec<AnswerId>> = Vec::new();
-    for opener in ["fuzzy", "mamma", "vivid", "jazzy", "civic"] {
-        let g = game.guess_id(Word::parse(opener).unwrap()).unwrap();
-        for (_, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
-            if (65..=130).contains(&bucket.len()) {
-                buckets.push(bucket);
-            }
-        }
-    }
-    buckets.truncate(8);
+    let openers = ["fuzzy", "mamma", "vivid", "jazzy", "civic"];
+    let buckets = poor_buckets(&game, &table, &openers, 65..=130, 8);
     assert!(buckets.len() >= 4);
     let none = Revealed::default();
     let config = Config {
@@ -690,4 +678,26 @@ fn one_solver_many_parallel_states_agree_with_fresh_solvers() {
             .unwrap();
         assert_eq!(got, want, "a bucket of {} candidates", bucket.len());
     }
+}
+
+/// The first `most` buckets with a size in `sizes` of the given (poor) openers over
+/// all answers: large states that solve in well under a second.
+fn poor_buckets(
+    game: &Game,
+    table: &FeedbackTable,
+    openers: &[&str],
+    sizes: std::ops::RangeInclusive<usize>,
+    most: usize,
+) -> Vec<Vec<AnswerId>> {
+    let ids: Vec<AnswerId> = game.all_answer_ids();
+    let mut buckets = Vec::new();
+    for opener in openers {
+        let g = game.guess_id(Word::parse(opener).unwrap()).unwrap();
+        for (_, bucket) in wordle_tree::candidates::partition(table, g, &ids) {
+            if sizes.contains(&bucket.len()) && buckets.len() < most {
+                buckets.push(bucket);
+            }
+        }
+    }
+    buckets
 }
