@@ -414,7 +414,7 @@ impl Solver<'_> {
             debug_assert!(child_cutoff > blb);
             let child = &level.buf[s as usize..(s + m) as usize];
             let next = self.after(revealed, word, f);
-            let handed = if !hard && (n <= HAND_ALL_MAX || obj.is_feasibility()) {
+            let handed = if small {
                 Guesses {
                     max_split: level.max_split,
                     ..self.everything()
