@@ -467,19 +467,12 @@ fn solver_equals_brute_force_with_dominated_guesses() {
 fn local_tables_change_nothing() {
     let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
     let table = FeedbackTable::build(&game);
-    let ids: Vec<AnswerId> = game.all_answer_ids();
     // Buckets of 65 to 110 candidates of a few poor openers.
-    let mut buckets: Vec<(String, Vec<AnswerId>)> = Vec::new();
-    for opener in ["fuzzy", "mamma", "vivid", "jazzy"] {
-        let g = game.guess_id(Word::parse(opener).unwrap()).unwrap();
-        for (f, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
-            if (65..=110).contains(&bucket.len()) && buckets.len() < 3 {
-                buckets.push((format!("{opener}:{f}"), bucket));
-            }
-        }
-    }
+    let openers = ["fuzzy", "mamma", "vivid", "jazzy"];
+    let buckets = poor_buckets(&game, &table, &openers, 65..=110, 3);
     assert_eq!(buckets.len(), 3);
-    for (name, bucket) in buckets {
+    for bucket in buckets {
+        let name = format!("a bucket of {} candidates", bucket.len());
         let mut seen = Vec::new();
         for local_min in [wordle_tree::search::LOCAL_MIN, 65, usize::MAX] {
             let solver = Solver::new(
