@@ -1,8 +1,9 @@
 //! Per-state scanning: everything the search learns about a state before expanding a
 //! guess. Closed forms and the transposition table, the candidates' perfect-split check, the bound of
-//! every guess (normal mode 32 at a time: by pairwise comparison for small states, a
-//! sieve for states of up to 255 candidates under a tight cutoff, per-lane bucket
-//! counts otherwise; hard mode one at a time, with early rejection), and the exact
+//! every guess (normal mode 32 at a time: by pairwise comparison for small states,
+//! per-lane masks of the feedbacks seen for states of up to 255 candidates on CPUs
+//! with AVX-512 (else a sieve under a tight cutoff), per-lane bucket counts otherwise;
+//! hard mode one at a time, with early rejection), and the exact
 //! partition classes handed to the children.
 //!
 //! Invariants: a scan never expands a guess; every bound it reports is admissible
@@ -13,7 +14,9 @@
 
 use super::bound::{Guess, INFEASIBLE};
 use super::groups::GROUP_MIN;
-use super::kernels::{Split, BLOCK_MAX, LANES, SIEVE_MAX_N, SIEVE_MAX_REPEATS};
+use super::kernels::{
+    presence_available, Split, BLOCK_MAX, LANES, PRESENCE_MAX_N, SIEVE_MAX_N, SIEVE_MAX_REPEATS,
+};
 use super::scratch::{Classes, Level};
 use super::state::{State, Work};
 use super::tt::{Bound, Key};
@@ -275,13 +278,15 @@ impl Solver<'_> {
         let mut incumbent: (u32, Option<GuessId>) = (INFEASIBLE, None);
         ctr.scanned += (parent_allowed.len() * n) as u64;
         // Normal mode: every guess, 32 at a time (masked to the parent's classes).
-        // Small states by pairwise comparison; larger ones with a tight cutoff, where
-        // most guesses are dropped after a few candidates, by the sieve
-        // ([`Solver::block_sieve`]); the rest by per-lane bucket counts
-        // ([`Solver::block_tally`]). Hard mode (whose allowed guesses vary by state),
+        // Small states by pairwise comparison; states up to PRESENCE_MAX_N by per-lane
+        // masks of the feedbacks seen, where the CPU has AVX-512; otherwise those with
+        // a tight cutoff, where most guesses are dropped after a few candidates, by
+        // the sieve; the rest by per-lane bucket counts (kernels in `kernels.rs`). Hard mode (whose allowed guesses vary by state),
         // and the guesses past the last whole block, one guess at a time.
         let blocks = !hard && n <= BLOCK_MAX;
-        let sieve = !hard && !blocks && n <= SIEVE_MAX_N && max_repeats <= SIEVE_MAX_REPEATS;
+        let presence = !hard && !blocks && n <= PRESENCE_MAX_N && presence_available();
+        let sieve =
+            !hard && !blocks && !presence && n <= SIEVE_MAX_N && max_repeats <= SIEVE_MAX_REPEATS;
         // The table the blocks read: the parent's compact one over exactly the guesses
         // it handed down (lane -> guess through `local.guesses`), or the full one.
         let local = if hard { None } else { parent.local };
@@ -341,6 +346,8 @@ impl Solver<'_> {
                     kept
                 } else if sieve {
                     table.block_sieve(base, offsets, max_repeats, &mut level.rows, &mut block)
+                } else if presence {
+                    table.block_presence(base, offsets, max_repeats, &mut block)
                 } else {
                     let counts = (&mut level.tally[..LANES]).try_into().expect("32 lanes");
                     table.block_tally(base, offsets, max_repeats, counts, &mut block)
