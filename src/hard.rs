@@ -150,6 +150,68 @@ impl Revealed {
     }
 }
 
+/// The guesses as bitsets by letter, so that the guesses a [`Demand`] allows come
+/// from a few bitset intersections instead of one check per guess: bit `g` of
+/// `at_least[k * 26 + l]` is set when guess `g` holds letter `l` at least `k + 1`
+/// times, bit `g` of `at[i * 26 + l]` when it holds `l` at position `i`. About 0.5 MB
+/// for 14855 guesses.
+pub struct DemandSets {
+    words: usize,
+    at_least: Vec<Vec<u64>>,
+    at: Vec<Vec<u64>>,
+}
+
+impl DemandSets {
+    pub fn new(guesses: &[Word]) -> DemandSets {
+        let words = guesses.len().div_ceil(64);
+        let mut at_least = vec![vec![0u64; words]; 5 * 26];
+        let mut at = vec![vec![0u64; words]; 5 * 26];
+        for (g, &word) in guesses.iter().enumerate() {
+            let sig = LetterSig::of(word);
+            for k in 0..5 {
+                for l in 0..26 {
+                    if sig.at_least[k] >> l & 1 == 1 {
+                        at_least[k * 26 + l][g / 64] |= 1 << (g % 64);
+                    }
+                }
+            }
+            for i in 0..5 {
+                at[i * 26 + word.letter(i) as usize][g / 64] |= 1 << (g % 64);
+            }
+        }
+        DemandSets {
+            words,
+            at_least,
+            at,
+        }
+    }
+
+    /// Narrows `bits` (a bitset over the guesses) to the guesses `demand` allows, and
+    /// returns how many are left.
+    pub fn narrow(&self, demand: &Demand, bits: &mut [u64]) -> usize {
+        debug_assert_eq!(bits.len(), self.words);
+        for k in 0..5 {
+            let mut need = demand.at_least[k];
+            while need != 0 {
+                let l = need.trailing_zeros() as usize;
+                need &= need - 1;
+                for (b, s) in bits.iter_mut().zip(&self.at_least[k * 26 + l]) {
+                    *b &= s;
+                }
+            }
+        }
+        for i in 0..5 {
+            if demand.greens[i] != 0 {
+                let set = &self.at[i * 26 + demand.greens[i] as usize - 1];
+                for (b, s) in bits.iter_mut().zip(set) {
+                    *b &= s;
+                }
+            }
+        }
+        bits.iter().map(|b| b.count_ones() as usize).sum()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +228,35 @@ mod tests {
         assert!(!r.allows(w("sloop")), "yellow a must be used");
         assert!(r.allows(w("salsa")), "gray letters may be reused");
         assert!(r.violation(w("sloop")).unwrap().contains("'a'"));
+    }
+
+    #[test]
+    fn demand_sets_agree_with_allows() {
+        let words: Vec<Word> = [
+            "salet", "eerie", "geese", "mamma", "tenor", "sauna", "salsa", "llama", "ahead",
+            "emcee", "sloop", "fauna", "sissy", "esses", "trace", "crate",
+        ]
+        .iter()
+        .map(|s| w(s))
+        .collect();
+        let sets = DemandSets::new(&words);
+        for &guess in &words {
+            for &answer in &words {
+                let feedback = Feedback::compute(guess, answer);
+                let r = Revealed::default().after(guess, feedback);
+                for &second in &words {
+                    let r2 = r.after(second, Feedback::compute(second, answer));
+                    for rev in [r, r2] {
+                        let mut bits = vec![u64::MAX >> (64 - words.len())];
+                        let left = sets.narrow(&rev.demand(), &mut bits);
+                        for (g, &word) in words.iter().enumerate() {
+                            assert_eq!(bits[0] >> g & 1 == 1, rev.allows(word), "{rev:?} {word}");
+                        }
+                        assert_eq!(left, words.iter().filter(|&&x| rev.allows(x)).count());
+                    }
+                }
+            }
+        }
     }
 
     #[test]

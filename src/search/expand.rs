@@ -422,7 +422,7 @@ impl Solver<'_> {
             } else {
                 Guesses {
                     list: &level.allowed,
-                    bits: (!hard).then_some(&level.allowed_bits[..]),
+                    bits: Some(&level.allowed_bits[..]),
                     max_split: level.max_split,
                     local: level.has_local.then_some(&level.local),
                 }

@@ -76,7 +76,7 @@ pub use stats::Counters;
 
 use crate::feedback::Feedback;
 use crate::game::{Game, GuessId};
-use crate::hard::{LetterSig, Revealed};
+use crate::hard::{DemandSets, LetterSig, Revealed};
 use crate::table::FeedbackTable;
 use kernels::AnswerMajor;
 use scratch::Pool;
@@ -202,6 +202,8 @@ pub struct Solver<'a> {
     rows: AnswerMajor,
     /// Every guess's letter masks, for hard-mode legality checks.
     sigs: Vec<LetterSig>,
+    /// Hard mode: the guesses as bitsets by letter, for the guesses a state may play.
+    demand_sets: Option<DemandSets>,
     config: Config,
     tt: TranspositionTable,
     /// The answers' endgame groups, for the group bound.
@@ -223,6 +225,7 @@ impl<'a> Solver<'a> {
             table,
             rows: AnswerMajor::new(table),
             sigs: game.guesses.iter().map(|&w| LetterSig::of(w)).collect(),
+            demand_sets: config.hard.then(|| DemandSets::new(&game.guesses)),
             tt: TranspositionTable::new(config.memory_limit, config.use_transpositions),
             groups: groups::Groups::new(&game.answers),
             config,

@@ -50,6 +50,24 @@ pub(super) struct Head {
     pub(super) hard_key: u128,
 }
 
+/// Hard mode scans a state's guesses 32 at a time, like normal mode, when it has at
+/// least this many candidates and may play at least one guess in
+/// [`HARD_BLOCK_DENSITY`] of all (the block kernels pay for every lane of a block);
+/// otherwise one guess at a time, with early rejection.
+const HARD_BLOCK_MIN: usize = match option_env!("WT_HBN") { Some(x) => x.len(), None => 8 };
+const HARD_BLOCK_DENSITY: usize = match option_env!("WT_HBD") { Some(x) => x.len(), None => 4 };
+
+/// Appends the members of the bitset `bits` to `out`, in order.
+fn push_members(bits: &[u64], out: &mut Vec<GuessId>) {
+    for (w, &word) in bits.iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            out.push(GuessId::new(w * 64 + rest.trailing_zeros() as usize));
+            rest &= rest - 1;
+        }
+    }
+}
+
 pub(super) enum Scanned {
     Done(u32, Option<GuessId>),
     Expand(Prepared),
@@ -283,21 +301,50 @@ impl Solver<'_> {
         // a tight cutoff, where most guesses are dropped after a few candidates, by
         // the sieve; the rest by per-lane bucket counts (kernels in `kernels.rs`). Hard mode (whose allowed guesses vary by state),
         // and the guesses past the last whole block, one guess at a time.
-        let blocks = !hard && n <= BLOCK_MAX;
-        let presence = !hard && !blocks && n <= PRESENCE_MAX_N && presence_available();
-        let sieve =
-            !hard && !blocks && !presence && n <= SIEVE_MAX_N && max_repeats <= SIEVE_MAX_REPEATS;
+        let whole = self.game.n_guesses() / LANES * LANES;
+        // Hard mode: the guesses this state may play, among those handed down, as a
+        // bitset (from the letter bitsets, not one check per guess); scanned 32 at a
+        // time like normal mode when they are dense enough, else one at a time.
+        let mut dense = false;
+        if let Some(sets) = &self.demand_sets {
+            level.scan_bits.clear();
+            match parent.bits {
+                Some(bits) => level.scan_bits.extend_from_slice(bits),
+                None => {
+                    debug_assert_eq!(parent_allowed.len(), self.game.n_guesses());
+                    let n_guesses = self.game.n_guesses();
+                    level.scan_bits.resize(n_guesses.div_ceil(64), u64::MAX);
+                    if n_guesses % 64 != 0 {
+                        *level.scan_bits.last_mut().expect("a guess") >>= 64 - n_guesses % 64;
+                    }
+                }
+            }
+            let playable = sets.narrow(&demand, &mut level.scan_bits);
+            dense = n >= HARD_BLOCK_MIN && playable * HARD_BLOCK_DENSITY >= self.game.n_guesses();
+            level.scan_list.clear();
+            if !dense {
+                push_members(&level.scan_bits, &mut level.scan_list);
+            }
+        }
+        let by_block = !hard || dense;
+        let blocks = by_block && n <= BLOCK_MAX;
+        let presence = by_block && !blocks && n <= PRESENCE_MAX_N && presence_available();
+        let sieve = by_block
+            && !blocks
+            && !presence
+            && n <= SIEVE_MAX_N
+            && max_repeats <= SIEVE_MAX_REPEATS;
         // The table the blocks read: the parent's compact one over exactly the guesses
         // it handed down (lane -> guess through `local.guesses`), or the full one.
         let local = if hard { None } else { parent.local };
-        let whole = self.game.n_guesses() / LANES * LANES;
         let block_end = match (hard, local) {
-            (true, _) => 0,
+            (true, _) => whole * dense as usize,
             (false, Some(l)) => l.table.stride,
             (false, None) => whole,
         };
         let singles = match (hard, local) {
-            (true, _) => parent_allowed,
+            (true, _) if dense => &self.all_guesses[whole..],
+            (true, _) => &level.scan_list[..],
             (false, Some(_)) => &[][..],
             (false, None) => &self.all_guesses[whole..],
         };
@@ -308,7 +355,7 @@ impl Solver<'_> {
             }
             None => (&self.rows, &level.offsets),
         };
-        if !hard && !blocks && !sieve && level.tally.len() < LANES {
+        if by_block && !blocks && !sieve && level.tally.len() < LANES {
             level.tally.resize(LANES, [0; 256]);
         }
         let mut single = singles.iter();
@@ -332,6 +379,7 @@ impl Solver<'_> {
                 g_next += LANES;
                 let handed_bits = match local {
                     Some(t) => t.block(base),
+                    None if dense => (level.scan_bits[base / 64] >> (base % 64)) as u32,
                     None => parent.block(base),
                 };
                 if handed_bits == 0 {
@@ -360,8 +408,9 @@ impl Solver<'_> {
                 continue;
             } else {
                 let Some(&g) = single.next() else { break };
-                if hard && !demand.allows(&self.sigs[g.index()]) {
-                    continue;
+                let gi = g.index();
+                if hard && level.scan_bits[gi / 64] >> (gi % 64) & 1 == 0 {
+                    continue; // not playable here
                 }
                 if !hard && !handed(g.index()) {
                     continue;
@@ -487,42 +536,37 @@ impl Solver<'_> {
     /// Guesses that do not split the state and are not candidates are left out. Done
     /// only for states that expand a guess (about one in five at four guesses left).
     pub(super) fn classify(&self, st: &State, level: &mut Level, classes: &mut Classes) {
-        let State {
-            ids,
-            ref revealed,
-            handed,
-            ..
-        } = *st;
+        let State { ids, handed, .. } = *st;
         let parent_allowed = handed.list;
         let n = ids.len();
-        let hard = self.config.hard;
-        let demand = revealed.demand();
         level.allowed.clear();
         level.has_local = false;
-        if !hard {
-            level.allowed_bits.clear();
-            level
-                .allowed_bits
-                .resize(self.game.n_guesses().div_ceil(64), 0);
+        level.allowed_bits.clear();
+        level
+            .allowed_bits
+            .resize(self.game.n_guesses().div_ceil(64), 0);
+        if self.config.hard {
+            // No partition classes in hard mode (a child's guesses depend on its
+            // hints): the guesses the state may play (`scan_bits`, from the scan) that
+            // split it are handed down. With two or more candidates, a guess making
+            // one bucket is no candidate. Measured: canonical labels of every guess
+            // here were 28% of the CPU of `--list nyt --hard` `ovolo`.
+            for (w, &word) in level.scan_bits.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let gi = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if self.rows.splits(GuessId::new(gi), &level.offsets) {
+                        level.allowed.push(GuessId::new(gi));
+                        level.allowed_bits[gi / 64] |= 1 << (gi % 64);
+                    }
+                }
+            }
+            return;
         }
         classes.begin(n);
         for &g in parent_allowed {
-            if hard && !demand.allows(&self.sigs[g.index()]) {
-                continue;
-            }
             let gi = g.index();
-            if hard {
-                // No partition classes in hard mode (a child's guesses depend on its
-                // hints): only the guesses that split the state are handed down. With
-                // two or more candidates, a guess making one bucket is no candidate.
-                // Measured: canonical labels of every guess here were 28% of the
-                // CPU of `--list nyt --hard` `ovolo`.
-                if !self.rows.splits(g, &level.offsets) {
-                    continue;
-                }
-                level.allowed.push(g);
-                continue;
-            }
             let Labels {
                 buckets,
                 hash,
@@ -545,8 +589,7 @@ impl Solver<'_> {
         }
         // A compact table for the children when it narrows their scans enough to pay
         // for its `n * guesses` copy.
-        level.has_local = !hard
-            && n >= self.config.local_min
+        level.has_local = n >= self.config.local_min
             && level.allowed.len() * 4 < self.game.n_guesses() * 3;
         if level.has_local {
             level.local.build(&self.rows, ids, &level.allowed);

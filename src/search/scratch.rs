@@ -55,6 +55,11 @@ pub(super) struct Level {
     pub(super) classified: bool,
     /// Where each candidate starts in the parent's compact table, when it has one.
     pub(super) local_offsets: Vec<usize>,
+    /// Hard mode: the guesses this state may play among those handed down, as a
+    /// bitset over guess ids, when they are dense enough for the block scan.
+    pub(super) scan_bits: Vec<u64>,
+    /// Hard mode: the members of `scan_bits`, when they are scanned one at a time.
+    pub(super) scan_list: Vec<GuessId>,
 }
 
 impl Default for Level {
@@ -77,6 +82,8 @@ impl Default for Level {
             has_local: false,
             classified: false,
             local_offsets: Vec::new(),
+            scan_bits: Vec::new(),
+            scan_list: Vec::new(),
         }
     }
 }
