@@ -318,7 +318,7 @@ impl Solver<'_> {
                     debug_assert_eq!(parent_allowed.len(), self.game.n_guesses());
                     let n_guesses = self.game.n_guesses();
                     level.scan_bits.resize(n_guesses.div_ceil(64), u64::MAX);
-                    if n_guesses % 64 != 0 {
+                    if !n_guesses.is_multiple_of(64) {
                         *level.scan_bits.last_mut().expect("a guess") >>= 64 - n_guesses % 64;
                     }
                 }
