@@ -3,8 +3,9 @@
 //! every guess (normal mode 32 at a time: by pairwise comparison for small states,
 //! per-lane masks of the feedbacks seen for states of up to 255 candidates on CPUs
 //! with AVX-512 (else a sieve under a tight cutoff), per-lane bucket counts otherwise;
-//! hard mode one at a time, with early rejection), and the exact
-//! partition classes handed to the children.
+//! hard mode the same way over the guesses the state may play, found by bitset
+//! intersections, or one at a time when they are very few), and the exact partition
+//! classes handed to the children (hard mode: the playable guesses that split).
 //!
 //! Invariants: a scan never expands a guess; every bound it reports is admissible
 //! (`bound.rs`); a guess is dropped only when its bound reaches the cutoff (the block
