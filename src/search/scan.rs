@@ -307,8 +307,9 @@ impl Solver<'_> {
         // Small states by pairwise comparison; states up to PRESENCE_MAX_N by per-lane
         // masks of the feedbacks seen, where the CPU has AVX-512; otherwise those with
         // a tight cutoff, where most guesses are dropped after a few candidates, by
-        // the sieve; the rest by per-lane bucket counts (kernels in `kernels.rs`). Hard mode (whose allowed guesses vary by state),
-        // and the guesses past the last whole block, one guess at a time.
+        // the sieve; the rest by per-lane bucket counts (kernels in `kernels.rs`). The
+        // guesses past the last whole block, and hard mode's when very few are
+        // playable, one guess at a time.
         let whole = self.game.n_guesses() / LANES * LANES;
         // Hard mode: the guesses this state may play, among those handed down, as a
         // bitset (from the letter bitsets, not one check per guess); scanned 32 at a
@@ -365,7 +366,7 @@ impl Solver<'_> {
             }
             None => (&self.rows, &level.offsets),
         };
-        if by_block && !blocks && !sieve && level.tally.len() < LANES {
+        if by_block && !blocks && !presence && !sieve && level.tally.len() < LANES {
             level.tally.resize(LANES, [0; 256]);
         }
         let mut single = singles.iter();
