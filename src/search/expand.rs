@@ -25,7 +25,13 @@ use std::sync::atomic::Ordering;
 /// sieves read whole blocks of guesses anyway, so classes cost more than they save.
 /// Measured against 22: off-tree `audio:YBBBB` (435 candidates) 7.3 -> 4.5 s, where
 /// the class computation was 37% of the time; `solve` unchanged or slightly faster.
-const HAND_ALL_MAX: usize = 64;
+/// Raised from 64 to 128 once the feedback-mask kernel made the scans of states up to
+/// 255 candidates cheap: at the third-guess states of 65 to 128 candidates the classes
+/// and their dominance checks were a third of the CPU of the NYT opener `jiggy`
+/// (2166 classifications). NYT seeded sample of 100 openers (`openers --exact --random
+/// 100 --seed 1`, one thread each, two runs side by side): mean 3.98 -> 3.46 CPU-s,
+/// `jiggy` 54.2 -> 35.9, `tutty` 36.7 -> 23.6, same totals; 256 was no better.
+const HAND_ALL_MAX: usize = 128;
 
 /// Buckets of up to this many candidates that the transposition table does not know
 /// get their candidate-split bound ([`Solver::candidate_split`]: one more guess when
