@@ -257,7 +257,7 @@ pub struct Settings {
     /// A seed for the cutoff (the least exact count + 1 replaces it when lower).
     pub cutoff: Option<u64>,
     pub threads: usize,
-    /// Transposition table memory, shared equally by the workers.
+    /// Memory for the transposition tables and scratch, shared equally by the workers.
     pub memory_limit: usize,
 }
 

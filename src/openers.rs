@@ -483,7 +483,7 @@ pub struct Settings {
     /// How many of the most promising openers of the whole list run first.
     pub prepass: usize,
     pub threads: usize,
-    /// Transposition table memory limit in bytes, shared equally by the workers.
+    /// Memory limit in bytes (transposition tables and scratch), shared equally by the workers.
     pub memory_limit: usize,
     /// `--exact`: every opener's exact total (no cutoff, no prepass; `cutoff` is
     /// ignored), feasibility settled first, and the max depth of its optimal tree.

@@ -53,8 +53,8 @@ pub struct CheckArgs {
     /// results directory and report.
     #[arg(long)]
     merge: bool,
-    /// With `--opener any --min-over D`, or `--opener W --results DIR`: transposition
-    /// table memory in MiB (shared; default 2048).
+    /// With `--opener any --min-over D`, or `--opener W --results DIR`: memory in MiB
+    /// for the transposition tables and the search scratch (shared; default 2048).
     #[arg(long)]
     memory: Option<usize>,
     /// With --max-guesses D: search only these answers: a word list (every word one of

@@ -116,7 +116,7 @@ enum Command {
         /// Write the `paths` text here.
         #[arg(long)]
         text: Option<PathBuf>,
-        /// Transposition table memory limit in MiB.
+        /// Memory limit in MiB for the transposition table and the search scratch (the feedback table comes on top).
         #[arg(long, default_value_t = 4096)]
         memory: usize,
         /// Keep the proof unit by unit (one file per opener bucket) in this
@@ -218,7 +218,7 @@ enum Command {
         merge: bool,
         #[arg(long, default_value_t = 6)]
         max_guesses: u8,
-        /// Transposition table memory limit in MiB (shared by the workers).
+        /// Memory limit in MiB for the transposition tables and the search scratch (shared by the workers; the feedback table comes on top).
         #[arg(long, default_value_t = 2048)]
         memory: usize,
         /// Most promising openers (of the whole list, every shard) solved first to set
@@ -871,6 +871,13 @@ fn solve(
         c.hits,
         c.probes,
         100.0 * c.hit_rate()
+    );
+    let mib = |b: usize| b as f64 / (1 << 20) as f64;
+    outln!(
+        "memory {:.1} MiB in the transposition table, {:.1} MiB of scratch (limit {:.0} MiB for both)",
+        mib(solver.transposition_size().1),
+        mib(solver.scratch_bytes()),
+        mib(solver.config().memory_limit)
     );
     if let Some(path) = out {
         file::save(&tree, path)?;

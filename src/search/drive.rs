@@ -45,7 +45,7 @@ impl Solver<'_> {
         revealed: &Revealed,
         cutoff: u32,
     ) -> (u32, Option<GuessId>) {
-        let mut sc = self.pool.lend(left);
+        let mut sc = self.pool.lend(left, self.tt.scratch());
         self.search(&self.top(ids, left, revealed), cutoff, &mut sc.work())
     }
 
@@ -97,7 +97,7 @@ impl Solver<'_> {
             return proven(self.run(ids, left, revealed, cutoff));
         }
         let st = self.top(ids, left, revealed);
-        let mut sc = self.pool.lend(left);
+        let mut sc = self.pool.lend(left, self.tt.scratch());
         let prep = {
             let mut work = sc.work();
             match self.scan(&st, cutoff, &mut work) {
@@ -140,7 +140,7 @@ impl Solver<'_> {
             }
         }
         (0..threads).into_par_iter().for_each(|_| {
-            let mut mine = self.pool.lend(left);
+            let mut mine = self.pool.lend(left, self.tt.scratch());
             mine.levels[0].allowed = root.allowed.clone();
             mine.levels[0].allowed_bits = root.allowed_bits.clone();
             mine.levels[0].max_split = root.max_split;
@@ -512,7 +512,7 @@ impl Solver<'_> {
             .collect();
         let here = obj.node(ids.len(), obj.counted(&ids), left) as u64;
         let mut exact = vec![false; buckets.len()];
-        let mut sc = self.pool.lend(left);
+        let mut sc = self.pool.lend(left, self.tt.scratch());
         let state = |i: usize| {
             let (f, b) = &buckets[i];
             self.top(b, left - 1, &self.after(&Revealed::default(), word, *f))

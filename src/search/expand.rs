@@ -11,7 +11,7 @@ use super::bound::{add, INFEASIBLE};
 use super::groups::GROUP_MIN;
 use super::kernels::{Split, BLOCK_MAX, LANES};
 use super::scan::{row_has_green, sorted_prefix, Head, Prepared, Scanned};
-use super::scratch::Level;
+use super::scratch::{Level, CHARGE_MIN};
 use super::state::{Guesses, State, Work};
 use super::tt::{Bound, Key};
 use super::Solver;
@@ -138,6 +138,12 @@ impl Solver<'_> {
             } else {
                 proved = proved.min(v);
             }
+        }
+        if n >= CHARGE_MIN {
+            // A large state may have grown this level (compact table, labels) and the
+            // class map: their bytes count against the memory budget.
+            level.charge(self.tt.scratch());
+            below.classes.charge(self.tt.scratch());
         }
         if self.stop.load(Ordering::Relaxed) || super::budget::exhausted() {
             return (INFEASIBLE, None);

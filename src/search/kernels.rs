@@ -345,6 +345,13 @@ pub(super) struct Local {
 }
 
 impl Local {
+    /// Heap bytes held.
+    pub(super) fn bytes(&self) -> usize {
+        self.table.bytes.capacity()
+            + self.guesses.capacity() * std::mem::size_of::<GuessId>()
+            + self.row_of.capacity() * std::mem::size_of::<u32>()
+    }
+
     /// Rebuilds this table for the candidates `ids` (a state) and the guesses
     /// `guesses`, from the full table `full`.
     pub(super) fn build(&mut self, full: &AnswerMajor, ids: &[AnswerId], guesses: &[GuessId]) {

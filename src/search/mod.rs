@@ -90,7 +90,8 @@ pub struct Config {
     /// Every answer must be found within this many guesses (the opener included).
     pub max_guesses: u8,
     pub hard: bool,
-    /// Approximate limit on the transposition table's memory, in bytes.
+    /// Approximate limit, in bytes, on the transposition table and the search scratch
+    /// together (`scratch.rs`).
     pub memory_limit: usize,
     /// Use the transposition table (turned off only to test that it changes nothing).
     pub use_transpositions: bool,
@@ -258,6 +259,12 @@ impl<'a> Solver<'a> {
     /// Entries and approximate bytes in the transposition table.
     pub fn transposition_size(&self) -> (usize, usize) {
         (self.tt.len(), self.tt.bytes())
+    }
+
+    /// Bytes of the searches' scratch, charged against the same memory limit as the
+    /// transposition table (`scratch.rs`).
+    pub fn scratch_bytes(&self) -> usize {
+        self.tt.scratch_bytes()
     }
 
     /// Each guess's one-letter neighbours (`dominance.rs`).

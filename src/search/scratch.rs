@@ -6,12 +6,45 @@
 //! that depth; the class map is valid for one state at a time (entries carry a stamp,
 //! so starting a state costs nothing). Cost: about 0.6 MB per scratch for the default
 //! lists, reused through the pool rather than zeroed per search.
+//!
+//! Memory: scratch grows with the states searched (a large state's compact table,
+//! class labels and expanded labels hold `n` bytes per guess), and is kept for reuse,
+//! so it is charged against the same `--memory` budget as the transposition table
+//! ([`crate::search::tt::TranspositionTable::scratch`]): each level and class map
+//! records what it has charged and reports the difference when it is re-measured
+//! (after every state of at least [`CHARGE_MIN`] candidates, and when a scratch goes
+//! back to the pool). The table then keeps to what the budget leaves; scratch itself is
+//! what the search needs and is not bounded (if it alone passes the limit, the table
+//! stores nothing). Measured with one thread: `salet` 6 MiB of scratch, `audio` 11,
+//! the poor openers `mamma fuzzy jazzy` 30 to 37; `tests/search_memory.rs` checks the
+//! heap against the budget.
 
 use super::kernels::Local;
 use super::stats::Counters;
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+
+/// States of at least this many candidates re-measure their level's scratch when
+/// their search ends (smaller states cannot grow a level by more than a few hundred
+/// kilobytes, and are too many to measure each).
+pub(super) const CHARGE_MIN: usize = 64;
+
+/// Moves the charge on `meter` from `*charged` to `now` bytes.
+fn recharge(meter: &AtomicUsize, charged: &mut usize, now: usize) {
+    if now > *charged {
+        meter.fetch_add(now - *charged, Ordering::Relaxed);
+    } else {
+        meter.fetch_sub(*charged - now, Ordering::Relaxed);
+    }
+    *charged = now;
+}
+
+/// Heap bytes of a vector's capacity.
+fn cap<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
+}
 
 /// Scratch for one depth of the search.
 pub(super) struct Level {
@@ -60,6 +93,36 @@ pub(super) struct Level {
     pub(super) scan_bits: Vec<u64>,
     /// Hard mode: the members of `scan_bits`, when they are scanned one at a time.
     pub(super) scan_list: Vec<GuessId>,
+    /// Bytes of this level last charged against the memory budget.
+    charged: usize,
+}
+
+impl Level {
+    /// Heap bytes held by this level's buffers.
+    pub(super) fn bytes(&self) -> usize {
+        cap(&self.counts)
+            + cap(&self.order)
+            + cap(&self.buf)
+            + cap(&self.buckets)
+            + cap(&self.allowed)
+            + cap(&self.offsets)
+            + cap(&self.allowed_bits)
+            + self.expanded.capacity() * (std::mem::size_of::<(u64, usize)>() + 1)
+            + cap(&self.expanded_labels)
+            + cap(&self.rows)
+            + cap(&self.tally)
+            + cap(&self.group_counts)
+            + self.local.bytes()
+            + cap(&self.local_offsets)
+            + cap(&self.scan_bits)
+            + cap(&self.scan_list)
+    }
+
+    /// Re-measures this level and moves its charge on `meter` to match.
+    pub(super) fn charge(&mut self, meter: &AtomicUsize) {
+        let now = self.bytes();
+        recharge(meter, &mut self.charged, now);
+    }
 }
 
 impl Default for Level {
@@ -84,6 +147,7 @@ impl Default for Level {
             local_offsets: Vec::new(),
             scan_bits: Vec::new(),
             scan_list: Vec::new(),
+            charged: 0,
         }
     }
 }
@@ -99,6 +163,8 @@ pub(super) struct Classes {
     /// Labels of the guess being scanned.
     pub(super) current: Vec<u8>,
     pub(super) n: usize,
+    /// Bytes of this map last charged against the memory budget.
+    charged: usize,
 }
 
 impl Classes {
@@ -109,7 +175,14 @@ impl Classes {
             labels: Vec::new(),
             current: Vec::new(),
             n: 0,
+            charged: 0,
         }
+    }
+
+    /// Re-measures this map and moves its charge on `meter` to match.
+    pub(super) fn charge(&mut self, meter: &AtomicUsize) {
+        let now = cap(&self.slots) + cap(&self.labels) + cap(&self.current);
+        recharge(meter, &mut self.charged, now);
     }
 
     pub(super) fn begin(&mut self, n: usize) {
@@ -167,7 +240,7 @@ impl Pool {
     /// scratch costs about 0.6 MB of zeroing, and `build` runs one search per tree
     /// node: reusing them took `check --opener salet --max-guesses 5` from 0.42 s to
     /// 0.25 s of CPU.
-    pub(super) fn lend(&self, left: u8) -> PooledScratch<'_> {
+    pub(super) fn lend<'p>(&'p self, left: u8, meter: &'p AtomicUsize) -> PooledScratch<'p> {
         let mut sc = self.free.lock().unwrap().pop().unwrap_or_else(|| Scratch {
             levels: Vec::new(),
             classes: Classes::new(self.n_guesses),
@@ -183,6 +256,7 @@ impl Pool {
         }
         PooledScratch {
             pool: self,
+            meter,
             sc: Some(sc),
         }
     }
@@ -196,6 +270,8 @@ impl Pool {
 /// A [`Scratch`] borrowed from a [`Pool`], returned on drop.
 pub(super) struct PooledScratch<'p> {
     pool: &'p Pool,
+    /// Where the scratch's bytes are charged (the transposition table's budget).
+    meter: &'p AtomicUsize,
     sc: Option<Scratch>,
 }
 
@@ -215,6 +291,7 @@ impl std::ops::DerefMut for PooledScratch<'_> {
 impl Drop for PooledScratch<'_> {
     fn drop(&mut self) {
         if let Some(mut sc) = self.sc.take() {
+            sc.charge(self.meter);
             *self.pool.totals.lock().unwrap() += std::mem::take(&mut sc.ctr);
             self.pool.free.lock().unwrap().push(sc);
         }
@@ -229,6 +306,14 @@ pub(super) struct Scratch {
 }
 
 impl Scratch {
+    /// Re-measures every level and the class map onto `meter`.
+    fn charge(&mut self, meter: &AtomicUsize) {
+        for level in &mut self.levels {
+            level.charge(meter);
+        }
+        self.classes.charge(meter);
+    }
+
     /// The levels, the class map and the counters, to lend as one search's work.
     pub(super) fn parts(&mut self) -> (&mut [Level], &mut Classes, &mut Counters) {
         (&mut self.levels, &mut self.classes, &mut self.ctr)

@@ -6,9 +6,12 @@
 //! corrupt a proof. Values are [`Bound::Exact`] (with the best guess) or
 //! [`Bound::Lower`].
 //!
-//! Memory: each entry is charged its candidate list plus a fixed overhead; when the
-//! total passes the limit, entries with few candidates (cheap to recompute) are
-//! evicted first, then everything. Guards are never held across a call out of this
+//! Memory: each entry is charged its candidate list plus a fixed overhead; the
+//! searches' scratch (`scratch.rs`) is charged to the same limit through
+//! [`TranspositionTable::scratch`], so the table keeps to what scratch leaves of it.
+//! When the total passes the limit, entries with few candidates (cheap to recompute)
+//! are evicted first, then everything; an entry larger than the room left is not
+//! stored at all. Guards are never held across a call out of this
 //! module: values are copied out (deadlock rule for dashmap under rayon).
 
 use crate::game::{AnswerId, GuessId};
@@ -58,6 +61,8 @@ pub struct TranspositionTable {
     map: DashMap<u64, Vec<Entry>, ahash::RandomState>,
     hasher: ahash::RandomState,
     bytes: AtomicUsize,
+    /// Bytes of the searches' scratch, charged against the same limit.
+    scratch: AtomicUsize,
     limit: usize,
     enabled: bool,
 }
@@ -71,6 +76,7 @@ impl TranspositionTable {
             map: DashMap::with_hasher(seeds.clone()),
             hasher: seeds,
             bytes: AtomicUsize::new(0),
+            scratch: AtomicUsize::new(0),
             limit,
             enabled,
         }
@@ -107,10 +113,25 @@ impl TranspositionTable {
         found
     }
 
+    /// Where the searches charge their scratch bytes against this table's limit.
+    pub(crate) fn scratch(&self) -> &AtomicUsize {
+        &self.scratch
+    }
+
+    /// Scratch bytes charged.
+    pub fn scratch_bytes(&self) -> usize {
+        self.scratch.load(Ordering::Relaxed)
+    }
+
+    /// What the limit leaves for entries once scratch is charged.
+    fn room(&self) -> usize {
+        self.limit.saturating_sub(self.scratch_bytes())
+    }
+
     /// Records `bound`. An exact value replaces anything; a lower bound replaces only a
     /// weaker lower bound.
     pub fn store(&self, key: &Key, bound: Bound) {
-        if !self.enabled {
+        if !self.enabled || ENTRY_OVERHEAD + 2 * key.ids.len() > self.room() {
             return;
         }
         let h = self.hash(key);
@@ -143,13 +164,13 @@ impl TranspositionTable {
                 }
             }
         }
-        if added > 0 && self.bytes.fetch_add(added, Ordering::Relaxed) + added > self.limit {
+        if added > 0 && self.bytes.fetch_add(added, Ordering::Relaxed) + added > self.room() {
             self.evict();
         }
     }
 
     /// Frees memory: drops entries of up to 8 candidates, then, if that was not
-    /// enough to get under half the limit, everything.
+    /// enough to get under half the room scratch leaves, everything.
     fn evict(&self) {
         self.map.retain(|_, bucket| {
             bucket.retain(|e| e.ids.len() > 8);
@@ -164,7 +185,7 @@ impl TranspositionTable {
                     .sum::<usize>()
             })
             .sum();
-        if bytes > self.limit / 2 {
+        if bytes > self.room() / 2 {
             self.map.clear();
             bytes = 0;
         }
