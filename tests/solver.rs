@@ -7,7 +7,7 @@ use wordle_tree::candidates::Candidates;
 use wordle_tree::game::{AnswerId, Game, GuessId};
 use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
-use wordle_tree::search::{Config, Objective, Solver, DOMINANCE_MIN};
+use wordle_tree::search::{Config, Objective, Solver, CORE_LEFT, DOMINANCE_MIN};
 use wordle_tree::tree::Tree;
 use wordle_tree::{FeedbackTable, Word};
 
@@ -48,18 +48,21 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
             1,
             hard.then(Revealed::default),
         );
-        // Table on and off; guess dominance at its default size and on every state.
-        for (use_transpositions, dominance_min) in [
-            (true, DOMINANCE_MIN),
-            (false, DOMINANCE_MIN),
-            (true, 2),
-            (false, 2),
+        // Table on and off; guess dominance at its default size and on every state;
+        // cores (`cores.rs`) looked up at every depth, where these small games use them.
+        for (use_transpositions, dominance_min, core_left) in [
+            (true, DOMINANCE_MIN, CORE_LEFT),
+            (false, DOMINANCE_MIN, CORE_LEFT),
+            (true, 2, CORE_LEFT),
+            (false, 2, CORE_LEFT),
+            (true, DOMINANCE_MIN, 2),
         ] {
             let config = Config {
                 max_guesses: max,
                 hard,
                 use_transpositions,
                 dominance_min,
+                core_left,
                 objective: obj.clone(),
                 ..Config::default()
             };
@@ -71,7 +74,7 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
             assert_eq!(
                 got,
                 want,
-                "seed {seed}, {} answers, max {max}, hard {hard}, transpositions {use_transpositions}, dominance from {dominance_min}, {obj:?}",
+                "seed {seed}, {} answers, max {max}, hard {hard}, transpositions {use_transpositions}, dominance from {dominance_min}, cores from {core_left} left, {obj:?}",
                 game.n_answers()
             );
             if got < INFEASIBLE as u64 && obj == Objective::total() {
@@ -496,6 +499,49 @@ fn local_tables_change_nothing() {
         }
         assert!(seen.windows(2).all(|w| w[0] == w[1]), "{name}: {seen:?}");
     }
+}
+
+/// Cores (`cores.rs`: the proved bounds of settled candidate sets, reused for their
+/// supersets) change the work, never a cost: buckets of poor openers with five
+/// guesses left, where second guesses are refuted through them, solved with cores on
+/// and off. The cores must be used (their counter), so a wrong bound would show.
+#[test]
+fn cores_change_nothing() {
+    let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let openers = ["fuzzy", "mamma", "vivid", "jazzy"];
+    let buckets = poor_buckets(&game, &table, &openers, 120..=400, 3);
+    assert_eq!(buckets.len(), 3);
+    let mut raised = 0;
+    for bucket in buckets {
+        // At the default depth, at every depth, and off.
+        let costs: Vec<_> = [CORE_LEFT, 2, u8::MAX]
+            .into_iter()
+            .map(|core_left| {
+                let solver = Solver::new(
+                    &game,
+                    &table,
+                    Config {
+                        core_left,
+                        ..Config::default()
+                    },
+                );
+                let cost = solver.cost(&bucket, 5, &Revealed::default()).unwrap();
+                if core_left == u8::MAX {
+                    assert_eq!(solver.counters().core_raises, 0);
+                } else {
+                    raised += solver.counters().core_raises;
+                }
+                cost
+            })
+            .collect();
+        assert!(
+            costs.windows(2).all(|w| w[0] == w[1]),
+            "a bucket of {} candidates: {costs:?}",
+            bucket.len()
+        );
+    }
+    assert!(raised > 0, "no bucket bound was raised by a core");
 }
 
 /// `cost_below` (the units of a split proof) offers a large state's guesses to every

@@ -8,6 +8,7 @@
 //! cutoff, so no better guess is ever cut.
 
 use super::bound::{add, INFEASIBLE};
+use super::cores::CORE_MIN;
 use super::groups::GROUP_MIN;
 use super::kernels::{Split, BLOCK_MAX, LANES};
 use super::scan::{row_has_green, sorted_prefix, Head, Prepared, Scanned};
@@ -140,16 +141,21 @@ impl Solver<'_> {
             }
         }
         if n >= CHARGE_MIN {
-            // A large state may have grown this level (compact table, labels) and the
-            // class map: their bytes count against the memory budget.
+            // A large state may have grown this level (compact table, labels), the
+            // class map and the cores: their bytes count against the memory budget.
             level.charge(self.tt.scratch());
             below.classes.charge(self.tt.scratch());
+            below.cores.charge(self.tt.scratch());
         }
         if self.stop.load(Ordering::Relaxed) || super::budget::exhausted() {
             return (INFEASIBLE, None);
         }
 
-        self.finish(&key, cutoff, lb, (best, best_guess), proved)
+        let (v, g) = self.finish(&key, cutoff, lb, (best, best_guess), proved);
+        if self.cores_on() {
+            below.cores.record(&self.config.objective, ids, st.left, v);
+        }
+        (v, g)
     }
 
     /// Feasibility shortcut (pure feasibility objective, normal mode, three or more
@@ -386,6 +392,30 @@ impl Solver<'_> {
             }
             b.3 = blb;
             sum_lb = add(sum_lb, blb);
+        }
+        if sum_lb < cutoff && left >= self.config.core_left && self.cores_on() {
+            // Bounds from the cores (recorded subsets), for the buckets the cheap
+            // bounds leave open, largest first, until the guess is refuted.
+            level
+                .buckets
+                .sort_unstable_by_key(|b| std::cmp::Reverse(b.1));
+            for b in level.buckets.iter_mut() {
+                let (s, m, _, blb) = *b;
+                if (m as usize) <= CORE_MIN {
+                    break; // no proper subset of it is a core
+                }
+                let child = &level.buf[s as usize..(s + m) as usize];
+                let v = below.cores.bound(obj, child, left - 1);
+                if v > blb {
+                    below.ctr.core_raises += 1;
+                    b.3 = v;
+                    sum_lb = add(sum_lb - blb, v);
+                    if sum_lb >= cutoff {
+                        below.ctr.core_refutations += 1;
+                        break;
+                    }
+                }
+            }
         }
         if sum_lb >= cutoff {
             return sum_lb;

@@ -27,6 +27,10 @@
 //!    over after the cost so far and the bounds of the buckets still to come, and a
 //!    guess is abandoned as soon as that sum reaches the best cost found (or `beta`).
 //!    The loop stops at the first guess whose bound reaches the best cost.
+//!    Before a guess's buckets are searched, states with at least
+//!    [`CORE_LEFT`] guesses left raise the bounds of the buckets from the proved
+//!    bounds of their recorded subsets (`cores.rs`: normal mode, `cost(C) >= cost(D)
+//!    + size_bound(C \ D)` for `D` inside `C`).
 //!
 //! Candidates are sorted `u16` id slices rather than bitsets here: most states searched
 //! have a handful of candidates, and partitioning, hashing and comparing a list of `n`
@@ -44,6 +48,7 @@
 //!   that read it (one guess at a time, or 32 at a time, plain and AVX2);
 //! - `bound.rs`: the objective and its admissible bounds, each derived in its doc;
 //! - `dominance.rs`: guesses skipped because a neighbour refines their partition;
+//! - `cores.rs`: proved bounds of candidate sets reused for their supersets;
 //! - `tt.rs`: the transposition table; `scratch.rs`: per-depth scratch and its pool;
 //!   `stats.rs`: counters; `budget.rs`: a work budget for one serial search.
 //!
@@ -54,6 +59,7 @@
 
 pub mod bound;
 mod budget;
+mod cores;
 mod dominance;
 mod drive;
 mod expand;
@@ -66,6 +72,7 @@ mod stats;
 pub mod tt;
 
 pub use bound::Objective;
+pub use cores::CORE_LEFT;
 pub use dominance::DOMINANCE_MIN;
 
 /// The default of [`Config::local_min`].
@@ -95,6 +102,11 @@ pub struct Config {
     pub memory_limit: usize,
     /// Use the transposition table (turned off only to test that it changes nothing).
     pub use_transpositions: bool,
+    /// States with at least this many guesses left look up the proved bounds of
+    /// subsets of their guesses' buckets (`cores.rs`); `u8::MAX` turns cores off (to
+    /// test that they change nothing), small values use them everywhere (to test them
+    /// against the brute force).
+    pub core_left: u8,
     /// States of at least this many candidates skip dominated guesses (normal mode,
     /// `dominance.rs`); `usize::MAX` turns it off (to test that it changes nothing).
     pub dominance_min: usize,
@@ -118,6 +130,7 @@ impl Default for Config {
             hard: false,
             memory_limit: 4 << 30,
             use_transpositions: true,
+            core_left: cores::CORE_LEFT,
             dominance_min: dominance::DOMINANCE_MIN,
             local_min: LOCAL_MIN,
             objective: Objective::total(),
@@ -265,6 +278,15 @@ impl<'a> Solver<'a> {
     /// transposition table (`scratch.rs`).
     pub fn scratch_bytes(&self) -> usize {
         self.tt.scratch_bytes()
+    }
+
+    /// Whether settled states are recorded as cores and buckets look their cores up
+    /// (`cores.rs`): normal mode, objectives without a penalty.
+    #[inline]
+    fn cores_on(&self) -> bool {
+        self.config.core_left != u8::MAX
+            && !self.config.hard
+            && !self.config.objective.has_penalty()
     }
 
     /// Each guess's one-letter neighbours (`dominance.rs`).

@@ -481,6 +481,9 @@ impl Solver<'_> {
         }
         if lb >= cutoff {
             self.tt.store(&key, Bound::Lower(lb));
+            if self.cores_on() {
+                work.cores.record(obj, ids, left, lb);
+            }
             return Scanned::Done(lb, None);
         }
 

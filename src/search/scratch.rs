@@ -19,6 +19,7 @@
 //! the poor openers `mamma fuzzy jazzy` 30 to 37; `tests/search_memory.rs` checks the
 //! heap against the budget.
 
+use super::cores::Cores;
 use super::kernels::Local;
 use super::stats::Counters;
 use crate::feedback::{Feedback, FEEDBACKS};
@@ -32,7 +33,7 @@ use std::sync::Mutex;
 pub(super) const CHARGE_MIN: usize = 64;
 
 /// Moves the charge on `meter` from `*charged` to `now` bytes.
-fn recharge(meter: &AtomicUsize, charged: &mut usize, now: usize) {
+pub(super) fn recharge(meter: &AtomicUsize, charged: &mut usize, now: usize) {
     if now > *charged {
         meter.fetch_add(now - *charged, Ordering::Relaxed);
     } else {
@@ -244,6 +245,7 @@ impl Pool {
         let mut sc = self.free.lock().unwrap().pop().unwrap_or_else(|| Scratch {
             levels: Vec::new(),
             classes: Classes::new(self.n_guesses),
+            cores: Cores::default(),
             ctr: Counters::default(),
         });
         // A search `left` deep uses `left` levels (a state with one guess left does
@@ -302,6 +304,7 @@ impl Drop for PooledScratch<'_> {
 pub(super) struct Scratch {
     pub(super) levels: Vec<Level>,
     classes: Classes,
+    cores: Cores,
     ctr: Counters,
 }
 
@@ -312,10 +315,16 @@ impl Scratch {
             level.charge(meter);
         }
         self.classes.charge(meter);
+        self.cores.charge(meter);
     }
 
     /// The levels, the class map and the counters, to lend as one search's work.
-    pub(super) fn parts(&mut self) -> (&mut [Level], &mut Classes, &mut Counters) {
-        (&mut self.levels, &mut self.classes, &mut self.ctr)
+    pub(super) fn parts(&mut self) -> (&mut [Level], &mut Classes, &mut Cores, &mut Counters) {
+        (
+            &mut self.levels,
+            &mut self.classes,
+            &mut self.cores,
+            &mut self.ctr,
+        )
     }
 }

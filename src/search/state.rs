@@ -9,6 +9,7 @@
 //! with one guess left does not recurse). Both are borrowed views: making a child's
 //! costs a few pointer copies, no allocation.
 
+use super::cores::Cores;
 use super::kernels::Local;
 use super::scratch::{Classes, Level, Scratch};
 use super::stats::Counters;
@@ -81,10 +82,11 @@ impl<'s> State<'s> {
 impl Scratch {
     /// The whole scratch as the [`Work`] of a search from its first level.
     pub(super) fn work(&mut self) -> Work<'_> {
-        let (levels, classes, ctr) = self.parts();
+        let (levels, classes, cores, ctr) = self.parts();
         Work {
             levels,
             classes,
+            cores,
             ctr,
         }
     }
@@ -95,6 +97,7 @@ pub(super) struct Work<'w> {
     /// This state's level first, then one per depth below.
     pub(super) levels: &'w mut [Level],
     pub(super) classes: &'w mut Classes,
+    pub(super) cores: &'w mut Cores,
     pub(super) ctr: &'w mut Counters,
 }
 
@@ -111,6 +114,7 @@ impl Work<'_> {
             Work {
                 levels: deeper,
                 classes: self.classes,
+                cores: self.cores,
                 ctr: self.ctr,
             },
         )

@@ -18,6 +18,10 @@ pub struct Counters {
     pub scanned: u64,
     /// Guesses not expanded because a neighbour dominates them (`dominance.rs`).
     pub dominated: u64,
+    /// Bucket bounds raised by a recorded core (`cores.rs`).
+    pub core_raises: u64,
+    /// Guesses refuted by those raised bounds before any bucket was searched.
+    pub core_refutations: u64,
 }
 
 impl AddAssign for Counters {
@@ -28,6 +32,8 @@ impl AddAssign for Counters {
         self.expansions += o.expansions;
         self.scanned += o.scanned;
         self.dominated += o.dominated;
+        self.core_raises += o.core_raises;
+        self.core_refutations += o.core_refutations;
     }
 }
 

@@ -1,0 +1,264 @@
+//! Cores: proved lower bounds of candidate sets, reused for their supersets (normal
+//! mode, objectives that add up over answers).
+//!
+//! **The bound.** Every objective without a penalty is a sum over answers of what
+//! each answer's depth costs (`bound.rs`). Take a tree for a state `C` with `left`
+//! guesses, and a subset `D` of `C`: the same tree, read for the answers of `D` only
+//! (the same guesses after the same feedback; a guess whose subtree keeps none of `D`
+//! is dropped), is a tree for `D` with `left` guesses in which every answer of `D`
+//! has its old depth. So `cost(C) >= cost(D) + cost(C \ D)`, and with the size bound
+//! for the rest, `cost(C) >= cost(D) + size_bound(|C \ D|)`. In particular a set
+//! that cannot be finished in time makes every superset infeasible. Hard mode is
+//! left out: there what a guess may be depends on the hints, and `D` was solved
+//! under its own.
+//!
+//! **Which sets.** The search records each state it settles whose proved value
+//! (exact, or a lower bound at least the cutoff) is at least two above the size bound
+//! (a core of excess 1 adds nothing over the size bound of the whole). Before the
+//! buckets of a guess are searched, a bucket that the cheap bounds leave open looks
+//! for recorded cores among its subsets ([`Cores::bound`]). This catches what the
+//! one-position groups of `groups.rs` catch and more: a bucket of a second guess that
+//! holds a bucket of an earlier second guess which proved hard (its words differ in
+//! two places, say) inherits that hardness without a scan of its own.
+//!
+//! **Index.** Cores are kept per thread (in the scratch, so they persist from one
+//! search to the next: the facts hold for any opener) and found through their least
+//! candidate: a subset of `C` has its least member in `C`, so only the cores listed
+//! under one of `C`'s candidates are checked, each against a bitset of `C` after a
+//! 64-bit signature test. When the cores hold more than [`CORE_IDS_MAX`] candidate ids
+//! in all, they are dropped and recording starts afresh. Their bytes are charged to
+//! `--memory` with the rest of the scratch.
+
+use super::bound::{add, Objective, INFEASIBLE};
+use crate::game::AnswerId;
+
+/// Sets of fewer candidates are not recorded (a set of 2 is never above its size
+/// bound by two: it costs 3 or 4 at most with two guesses).
+pub(super) const CORE_MIN: usize = 3;
+
+/// The default of [`super::Config::core_left`]: states with at least this many
+/// guesses left (the opener's buckets, in a game of six) look up cores. Measured
+/// (farm-bench, one thread, NYT openers `faith taint hoiks edict stell etuis reffo
+/// chout tutty`, `openers --exact`, identical results): no cores 45.5 CPU-s; cores
+/// looked up at every depth about as slow as none (the lookups cost what they
+/// saved: `tutty` 325k states -> 202k, time unchanged); at five or more left 33.0
+/// (A/B 1.38; `tutty` 23.0 -> 19.2, `chout` 3.9 -> 2.7).
+pub const CORE_LEFT: u8 = 5;
+
+/// The most candidate ids all cores of one thread hold (2 bytes each).
+pub(super) const CORE_IDS_MAX: usize = 1 << 22;
+
+/// Guesses left up to this many (exclusive) are indexed; deeper states record none.
+const LEFT_SLOTS: usize = 8;
+
+/// One proved fact: the set `ids[start..start + len]` (with the guesses left of the
+/// list it is in) costs at least `value`.
+#[derive(Clone, Copy)]
+struct Core {
+    sig: u64,
+    start: u32,
+    len: u16,
+    value: u32,
+}
+
+/// The cores of one thread (module doc).
+#[derive(Default)]
+pub(super) struct Cores {
+    ids: Vec<u16>,
+    /// `by_least[a * LEFT_SLOTS + left]`: the cores with `left` guesses left whose
+    /// least candidate is answer `a`.
+    by_least: Vec<Vec<Core>>,
+    /// Cores recorded.
+    count: usize,
+    /// A bitset of the set being looked up (kept zero between lookups).
+    bits: Vec<u64>,
+    /// Bytes last charged against the memory budget.
+    charged: usize,
+    /// The largest candidate id of any core.
+    max_id: usize,
+}
+
+fn signature(ids: impl Iterator<Item = usize>) -> u64 {
+    ids.fold(0, |s, i| s | 1 << (i.wrapping_mul(0x9E37_79B9) >> 7 & 63))
+}
+
+impl Cores {
+    /// Heap bytes held.
+    pub(super) fn bytes(&self) -> usize {
+        self.ids.capacity() * 2
+            + self.by_least.capacity() * std::mem::size_of::<Vec<Core>>()
+            + self
+                .by_least
+                .iter()
+                .map(|v| v.capacity() * std::mem::size_of::<Core>())
+                .sum::<usize>()
+            + self.bits.capacity() * 8
+    }
+
+    /// Re-measures the cores and moves their charge on `meter` to match.
+    pub(super) fn charge(&mut self, meter: &std::sync::atomic::AtomicUsize) {
+        let now = self.bytes();
+        super::scratch::recharge(meter, &mut self.charged, now);
+    }
+
+    /// Records that `ids` (sorted) with `left` guesses left costs at least `value`,
+    /// when that is at least two above the size bound.
+    pub(super) fn record(&mut self, obj: &Objective, ids: &[AnswerId], left: u8, value: u32) {
+        let n = ids.len();
+        if n < CORE_MIN
+            || n > u16::MAX as usize
+            || left as usize >= LEFT_SLOTS
+            || value < add(obj.size_bound(n, obj.counted(ids), left), 2)
+        {
+            return;
+        }
+        if self.ids.len() + n > CORE_IDS_MAX {
+            self.count = 0;
+            self.ids.clear();
+            for list in &mut self.by_least {
+                list.clear();
+            }
+        }
+        let slot = ids[0].index() * LEFT_SLOTS + left as usize;
+        if self.by_least.len() <= slot {
+            self.by_least.resize_with(slot + LEFT_SLOTS, Vec::new);
+        }
+        self.by_least[slot].push(Core {
+            sig: signature(ids.iter().map(|a| a.index())),
+            start: self.ids.len() as u32,
+            len: n as u16,
+            value,
+        });
+        self.count += 1;
+        self.ids.extend(ids.iter().map(|a| a.index() as u16));
+        self.max_id = self.max_id.max(ids[n - 1].index());
+    }
+
+    /// The best bound the recorded cores give `ids` (sorted) with `left` guesses left:
+    /// `cost(D) + size_bound(rest)` over recorded proper subsets `D` (module doc); 0
+    /// when none is recorded.
+    pub(super) fn bound(&mut self, obj: &Objective, ids: &[AnswerId], left: u8) -> u32 {
+        if self.count == 0 || left as usize >= LEFT_SLOTS {
+            return 0;
+        }
+        let n = ids.len();
+        let sig = signature(ids.iter().map(|a| a.index()));
+        // Room for every id of the set and of the cores (answer ids, so a few
+        // hundred words at most).
+        let top = self.max_id.max(ids[n - 1].index());
+        if self.bits.len() <= top / 64 {
+            self.bits.resize(top / 64 + 1, 0);
+        }
+        for a in ids {
+            let i = a.index();
+            self.bits[i / 64] |= 1 << (i % 64);
+        }
+        let mut best = 0;
+        for a in ids {
+            let Some(list) = self.by_least.get(a.index() * LEFT_SLOTS + left as usize) else {
+                break; // ids are sorted: no later one has cores either
+            };
+            for &core in list {
+                if core.sig & !sig != 0 || core.len as usize >= n {
+                    continue;
+                }
+                let rest = n - core.len as usize;
+                // The rest's counted candidates are not known without the subset: the
+                // size bound with none counted is the least it can be.
+                let v = add(core.value, obj.size_bound(rest, 0, left));
+                if v <= best {
+                    continue;
+                }
+                let members = &self.ids[core.start as usize..][..core.len as usize];
+                if members
+                    .iter()
+                    .all(|&m| self.bits[m as usize / 64] >> (m % 64) & 1 == 1)
+                {
+                    best = v;
+                    if best >= INFEASIBLE {
+                        break;
+                    }
+                }
+            }
+        }
+        for a in ids {
+            let i = a.index();
+            self.bits[i / 64] &= !(1 << (i % 64));
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 11) as usize % n
+        }
+        fn set(&mut self, universe: usize, most: usize) -> Vec<AnswerId> {
+            let size = 1 + self.below(most);
+            let mut ids: Vec<AnswerId> = (0..size)
+                .map(|_| AnswerId::new(self.below(universe)))
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        }
+    }
+
+    fn is_subset(small: &[AnswerId], big: &[AnswerId]) -> bool {
+        small.iter().all(|a| big.contains(a))
+    }
+
+    /// The indexed lookup against its definition, checked naively: the best of
+    /// `value + size_bound(rest)` over the recorded facts (those two above their size
+    /// bound) about proper subsets with the same guesses left.
+    #[test]
+    fn bound_matches_its_definition() {
+        let obj = Objective::total();
+        let mut rng = Rng(0x5eed);
+        for round in 0..40 {
+            let universe = 8 + rng.below(60);
+            let mut cores = Cores::default();
+            let mut facts = Vec::new();
+            for _ in 0..rng.below(120) {
+                let ids = rng.set(universe, 12);
+                let left = 2 + rng.below(5) as u8;
+                let value = if rng.below(10) == 0 {
+                    INFEASIBLE
+                } else {
+                    (2 * ids.len() as u32).saturating_sub(2) + rng.below(8) as u32
+                };
+                cores.record(&obj, &ids, left, value);
+                facts.push((ids, left, value));
+            }
+            for _ in 0..200 {
+                let query = rng.set(universe, 30);
+                let left = 2 + rng.below(5) as u8;
+                let want = facts
+                    .iter()
+                    .filter(|(ids, l, v)| {
+                        *l == left
+                            && ids.len() >= CORE_MIN
+                            && ids.len() < query.len()
+                            && *v >= add(obj.size_bound(ids.len(), 0, *l), 2)
+                            && is_subset(ids, &query)
+                    })
+                    .map(|(ids, _, v)| add(*v, obj.size_bound(query.len() - ids.len(), 0, left)))
+                    .max()
+                    .unwrap_or(0);
+                assert_eq!(
+                    cores.bound(&obj, &query, left),
+                    want,
+                    "round {round}, {query:?}"
+                );
+            }
+        }
+    }
+}
