@@ -30,6 +30,7 @@
 //! `--memory` with the rest of the scratch.
 
 use super::bound::{add, Objective, INFEASIBLE};
+use super::scratch::cap;
 use crate::game::AnswerId;
 
 /// Sets of fewer candidates are not recorded (a set of 2 is never above its size
@@ -85,14 +86,10 @@ fn signature(ids: impl Iterator<Item = usize>) -> u64 {
 impl Cores {
     /// Heap bytes held.
     pub(super) fn bytes(&self) -> usize {
-        self.ids.capacity() * 2
-            + self.by_least.capacity() * std::mem::size_of::<Vec<Core>>()
-            + self
-                .by_least
-                .iter()
-                .map(|v| v.capacity() * std::mem::size_of::<Core>())
-                .sum::<usize>()
-            + self.bits.capacity() * 8
+        cap(&self.ids)
+            + cap(&self.by_least)
+            + self.by_least.iter().map(cap).sum::<usize>()
+            + cap(&self.bits)
     }
 
     /// Re-measures the cores and moves their charge on `meter` to match.

@@ -15,9 +15,9 @@
 //! (after every state of at least [`CHARGE_MIN`] candidates, and when a scratch goes
 //! back to the pool). The table then keeps to what the budget leaves; scratch itself is
 //! what the search needs and is not bounded (if it alone passes the limit, the table
-//! stores nothing). Measured with one thread: `salet` 6 MiB of scratch, `audio` 11,
-//! the poor openers `mamma fuzzy jazzy` 30 to 37; `tests/search_memory.rs` checks the
-//! heap against the budget.
+//! stores nothing). Measured with one thread before cores (`cores.rs`, which add a few
+//! MiB: `salet` 6 -> 9): `salet` 6 MiB of scratch, `audio` 11, the poor openers `mamma
+//! fuzzy jazzy` 30 to 37; `tests/search_memory.rs` checks the heap against the budget.
 
 use super::cores::Cores;
 use super::kernels::Local;
@@ -43,7 +43,7 @@ pub(super) fn recharge(meter: &AtomicUsize, charged: &mut usize, now: usize) {
 }
 
 /// Heap bytes of a vector's capacity.
-fn cap<T>(v: &Vec<T>) -> usize {
+pub(super) fn cap<T>(v: &Vec<T>) -> usize {
     v.capacity() * std::mem::size_of::<T>()
 }
 
