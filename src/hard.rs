@@ -62,6 +62,16 @@ impl Revealed {
         next
     }
 
+    /// True when everything `self` reveals, `other` reveals too: each green of `self`
+    /// is a green of `other`, and each least count of `self` is at most `other`'s.
+    /// Then every guess `other` allows, `self` allows, and this stays so after any
+    /// guess and feedback ([`Revealed::after`] only adds greens and raises counts),
+    /// so a set of candidates costs no more under `self` than under `other`.
+    pub fn is_implied_by(&self, other: &Revealed) -> bool {
+        (0..5).all(|i| self.greens[i] == 0 || self.greens[i] == other.greens[i])
+            && self.min_count.iter().zip(&other.min_count).all(|(a, b)| a <= b)
+    }
+
     /// A compact, exact encoding (for memo keys): 5 x 5 bits of greens, then 26 x 3
     /// bits of least counts (a count is at most 5).
     pub fn key(&self) -> u128 {
@@ -281,6 +291,50 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `is_implied_by` against what it promises, over every pair of histories of one
+    /// or two guesses of a small list: when `a` is implied by `b`, every word `b`
+    /// allows `a` allows, and so after every further guess and feedback; `b` always
+    /// implies what it grew from, and equal histories imply each other.
+    #[test]
+    fn implied_reveals_allow_more() {
+        let words = [
+            "salet", "eerie", "geese", "mamma", "tenor", "sauna", "salsa", "llama", "ahead",
+            "emcee", "sissy", "trace",
+        ]
+        .map(w);
+        let mut reveals = vec![Revealed::default()];
+        for &answer in &words[..6] {
+            for &g1 in &words {
+                let r = Revealed::default().after(g1, Feedback::compute(g1, answer));
+                assert!(Revealed::default().is_implied_by(&r));
+                reveals.push(r);
+                for &g2 in &words[..4] {
+                    let r2 = r.after(g2, Feedback::compute(g2, answer));
+                    assert!(r.is_implied_by(&r2) && r2.is_implied_by(&r2));
+                    reveals.push(r2);
+                }
+            }
+        }
+        let mut implied = 0;
+        for a in &reveals {
+            for b in &reveals {
+                if !a.is_implied_by(b) {
+                    continue;
+                }
+                implied += 1;
+                for &next in &words {
+                    assert!(!b.allows(next) || a.allows(next), "{a:?} {b:?} {next}");
+                    for &answer in &words[..4] {
+                        let f = Feedback::compute(next, answer);
+                        assert!(a.after(next, f).is_implied_by(&b.after(next, f)));
+                    }
+                }
+            }
+        }
+        // Not every pair: unrelated histories imply neither way.
+        assert!(implied < reveals.len() * reveals.len() / 2, "{implied}");
     }
 
     #[test]

@@ -544,6 +544,54 @@ fn cores_change_nothing() {
     assert!(raised > 0, "no bucket bound was raised by a core");
 }
 
+/// Hard-mode cores: a core serves a superset only when it was proved under what the
+/// superset's history implies (`Revealed::is_implied_by`). Buckets of poor openers
+/// in hard mode, each under its own revealed letters, solved with cores at the
+/// default depth, at every depth and off; the cores must raise bounds.
+#[test]
+fn hard_cores_change_nothing() {
+    let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let ids: Vec<AnswerId> = game.all_answer_ids();
+    let mut raised = 0;
+    let mut solved = 0;
+    for opener in ["fuzzy", "mamma", "jazzy"] {
+        let word = Word::parse(opener).unwrap();
+        let g = game.guess_id(word).unwrap();
+        for (feedback, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
+            if !(60..=250).contains(&bucket.len()) || solved == 3 {
+                continue;
+            }
+            solved += 1;
+            let revealed = Revealed::default().after(word, feedback);
+            let costs: Vec<_> = [CORE_LEFT, 2, u8::MAX]
+                .into_iter()
+                .map(|core_left| {
+                    let solver = Solver::new(
+                        &game,
+                        &table,
+                        Config {
+                            hard: true,
+                            core_left,
+                            ..Config::default()
+                        },
+                    );
+                    let cost = solver.cost(&bucket, 5, &revealed).unwrap();
+                    raised += solver.counters().core_raises;
+                    cost
+                })
+                .collect();
+            assert!(
+                costs.windows(2).all(|w| w[0] == w[1]),
+                "{opener} {feedback}: {} candidates: {costs:?}",
+                bucket.len()
+            );
+        }
+    }
+    assert_eq!(solved, 3);
+    assert!(raised > 0, "no bucket bound was raised by a core");
+}
+
 /// `cost_below` (the units of a split proof) offers a large state's guesses to every
 /// thread: on two threads and on one, under cutoffs below, at and above the exact
 /// cost, it must return the exact cost when below the cutoff and otherwise a bound

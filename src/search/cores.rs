@@ -1,5 +1,5 @@
-//! Cores: proved lower bounds of candidate sets, reused for their supersets (normal
-//! mode, objectives that add up over answers).
+//! Cores: proved lower bounds of candidate sets, reused for their supersets
+//! (objectives that add up over answers; normal and hard mode).
 //!
 //! **The bound.** Every objective without a penalty is a sum over answers of what
 //! each answer's depth costs (`bound.rs`). Take a tree for a state `C` with `left`
@@ -8,9 +8,16 @@
 //! is dropped), is a tree for `D` with `left` guesses in which every answer of `D`
 //! has its old depth. So `cost(C) >= cost(D) + cost(C \ D)`, and with the size bound
 //! for the rest, `cost(C) >= cost(D) + size_bound(|C \ D|)`. In particular a set
-//! that cannot be finished in time makes every superset infeasible. Hard mode is
-//! left out: there what a guess may be depends on the hints, and `D` was solved
-//! under its own.
+//! that cannot be finished in time makes every superset infeasible.
+//!
+//! **Hard mode.** There a state is its candidates, its guesses left and what the
+//! history revealed (`hard.rs`), and the argument above holds under one revealed
+//! `R` (the tree for `C` read for `D` plays the same allowed guesses). A core `D`
+//! proved under `R'` serves `C` under `R` when everything `R'` reveals, `R` reveals
+//! too ([`Revealed::is_implied_by`]): every tree allowed under `R` is allowed under
+//! `R'`, so `cost_R(D) >= cost_R'(D)` and `cost_R(C) >= cost_R(D) + size_bound(rest)
+//! >= cost_R'(D) + size_bound(rest)`. Each core keeps the revealed it was proved
+//! under (in normal mode always the empty one).
 //!
 //! **Which sets.** The search records each state it settles whose proved value
 //! (exact, or a lower bound at least the cutoff) is at least two above the size bound
@@ -32,6 +39,7 @@
 use super::bound::{add, Objective, INFEASIBLE};
 use super::scratch::cap;
 use crate::game::AnswerId;
+use crate::hard::Revealed;
 
 /// Sets of fewer candidates are not recorded (a set of 2 is never above its size
 /// bound by two: it costs 3 or 4 at most with two guesses).
@@ -60,12 +68,16 @@ struct Core {
     start: u32,
     len: u16,
     value: u32,
+    /// Index of what was revealed when it was proved, in `Cores::reveals`.
+    revealed: u32,
 }
 
 /// The cores of one thread (module doc).
 #[derive(Default)]
 pub(super) struct Cores {
     ids: Vec<u16>,
+    /// What was revealed for the cores (consecutive cores share an entry when equal).
+    reveals: Vec<Revealed>,
     /// `by_least[a * LEFT_SLOTS + left]`: the cores with `left` guesses left whose
     /// least candidate is answer `a`.
     by_least: Vec<Vec<Core>>,
@@ -90,6 +102,7 @@ impl Cores {
             + cap(&self.by_least)
             + self.by_least.iter().map(cap).sum::<usize>()
             + cap(&self.bits)
+            + cap(&self.reveals)
     }
 
     /// Re-measures the cores and moves their charge on `meter` to match.
@@ -98,9 +111,16 @@ impl Cores {
         super::scratch::recharge(meter, &mut self.charged, now);
     }
 
-    /// Records that `ids` (sorted) with `left` guesses left costs at least `value`,
-    /// when that is at least two above the size bound.
-    pub(super) fn record(&mut self, obj: &Objective, ids: &[AnswerId], left: u8, value: u32) {
+    /// Records that `ids` (sorted) with `left` guesses left, under `revealed`, costs
+    /// at least `value`, when that is at least two above the size bound.
+    pub(super) fn record(
+        &mut self,
+        obj: &Objective,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        value: u32,
+    ) {
         let n = ids.len();
         if n < CORE_MIN
             || n > u16::MAX as usize
@@ -112,9 +132,13 @@ impl Cores {
         if self.ids.len() + n > CORE_IDS_MAX {
             self.count = 0;
             self.ids.clear();
+            self.reveals.clear();
             for list in &mut self.by_least {
                 list.clear();
             }
+        }
+        if self.reveals.last() != Some(revealed) {
+            self.reveals.push(*revealed);
         }
         let slot = ids[0].index() * LEFT_SLOTS + left as usize;
         if self.by_least.len() <= slot {
@@ -125,16 +149,23 @@ impl Cores {
             start: self.ids.len() as u32,
             len: n as u16,
             value,
+            revealed: (self.reveals.len() - 1) as u32,
         });
         self.count += 1;
         self.ids.extend(ids.iter().map(|a| a.index() as u16));
         self.max_id = self.max_id.max(ids[n - 1].index());
     }
 
-    /// The best bound the recorded cores give `ids` (sorted) with `left` guesses left:
-    /// `cost(D) + size_bound(rest)` over recorded proper subsets `D` (module doc); 0
-    /// when none is recorded.
-    pub(super) fn bound(&mut self, obj: &Objective, ids: &[AnswerId], left: u8) -> u32 {
+    /// The best bound the recorded cores give `ids` (sorted) with `left` guesses left
+    /// under `revealed`: `cost(D) + size_bound(rest)` over recorded proper subsets `D`
+    /// proved under what `revealed` implies (module doc); 0 when none is recorded.
+    pub(super) fn bound(
+        &mut self,
+        obj: &Objective,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+    ) -> u32 {
         if self.count == 0 || left as usize >= LEFT_SLOTS {
             return 0;
         }
@@ -164,6 +195,10 @@ impl Cores {
                 // size bound with none counted is the least it can be.
                 let v = add(core.value, obj.size_bound(rest, 0, left));
                 if v <= best {
+                    continue;
+                }
+                let proved_under = &self.reveals[core.revealed as usize];
+                if proved_under != revealed && !proved_under.is_implied_by(revealed) {
                     continue;
                 }
                 let members = &self.ids[core.start as usize..][..core.len as usize];
@@ -215,11 +250,20 @@ mod tests {
 
     /// The indexed lookup against its definition, checked naively: the best of
     /// `value + size_bound(rest)` over the recorded facts (those two above their size
-    /// bound) about proper subsets with the same guesses left.
+    /// bound) about proper subsets with the same guesses left, proved under a
+    /// revealed that the query's implies (hard mode: a few histories of one or two
+    /// guesses, some implying others).
     #[test]
     fn bound_matches_its_definition() {
         let obj = Objective::total();
         let mut rng = Rng(0x5eed);
+        let w = |s: &str| crate::word::Word::parse(s).unwrap();
+        let fb = crate::feedback::Feedback::compute;
+        let r1 = Revealed::default().after(w("salet"), fb(w("salet"), w("eerie")));
+        let r2 = r1.after(w("tenor"), fb(w("tenor"), w("eerie")));
+        let r3 = Revealed::default().after(w("mamma"), fb(w("mamma"), w("llama")));
+        let reveals = [Revealed::default(), r1, r2, r3];
+        assert!(r1.is_implied_by(&r2) && !r2.is_implied_by(&r1) && !r3.is_implied_by(&r2));
         for round in 0..40 {
             let universe = 8 + rng.below(60);
             let mut cores = Cores::default();
@@ -232,26 +276,29 @@ mod tests {
                 } else {
                     (2 * ids.len() as u32).saturating_sub(2) + rng.below(8) as u32
                 };
-                cores.record(&obj, &ids, left, value);
-                facts.push((ids, left, value));
+                let revealed = reveals[rng.below(reveals.len())];
+                cores.record(&obj, &ids, left, &revealed, value);
+                facts.push((ids, left, revealed, value));
             }
             for _ in 0..200 {
                 let query = rng.set(universe, 30);
                 let left = 2 + rng.below(5) as u8;
+                let revealed = reveals[rng.below(reveals.len())];
                 let want = facts
                     .iter()
-                    .filter(|(ids, l, v)| {
+                    .filter(|(ids, l, r, v)| {
                         *l == left
+                            && (*r == revealed || r.is_implied_by(&revealed))
                             && ids.len() >= CORE_MIN
                             && ids.len() < query.len()
                             && *v >= add(obj.size_bound(ids.len(), 0, *l), 2)
                             && is_subset(ids, &query)
                     })
-                    .map(|(ids, _, v)| add(*v, obj.size_bound(query.len() - ids.len(), 0, left)))
+                    .map(|(ids, _, _, v)| add(*v, obj.size_bound(query.len() - ids.len(), 0, left)))
                     .max()
                     .unwrap_or(0);
                 assert_eq!(
-                    cores.bound(&obj, &query, left),
+                    cores.bound(&obj, &query, left, &revealed),
                     want,
                     "round {round}, {query:?}"
                 );

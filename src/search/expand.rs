@@ -153,7 +153,7 @@ impl Solver<'_> {
 
         let (v, g) = self.finish(&key, cutoff, lb, (best, best_guess), proved);
         if self.cores_on() {
-            below.cores.record(&self.config.objective, ids, st.left, v);
+            below.cores.record(&self.config.objective, ids, st.left, &st.revealed, v);
         }
         (v, g)
     }
@@ -400,12 +400,13 @@ impl Solver<'_> {
                 .buckets
                 .sort_unstable_by_key(|b| std::cmp::Reverse(b.1));
             for b in level.buckets.iter_mut() {
-                let (s, m, _, blb) = *b;
+                let (s, m, f, blb) = *b;
                 if (m as usize) <= CORE_MIN {
                     break; // no proper subset of it is a core
                 }
                 let child = &level.buf[s as usize..(s + m) as usize];
-                let v = below.cores.bound(obj, child, left - 1);
+                let next = self.after(revealed, word, f);
+                let v = below.cores.bound(obj, child, left - 1, &next);
                 if v > blb {
                     below.ctr.core_raises += 1;
                     b.3 = v;

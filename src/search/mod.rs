@@ -29,8 +29,8 @@
 //!    The loop stops at the first guess whose bound reaches the best cost.
 //!    Before a guess's buckets are searched, states with at least
 //!    [`CORE_LEFT`] guesses left raise the bounds of the buckets from the proved
-//!    bounds of their recorded subsets (`cores.rs`: normal mode, `cost(C) >= cost(D)
-//!    + size_bound(C \ D)` for `D` inside `C`).
+//!    bounds of their recorded subsets (`cores.rs`: `cost(C) >= cost(D) + size_bound(C \ D)`
+//!    for `D` inside `C`; in hard mode `D` proved under what `C`'s history implies).
 //!
 //! Candidates are sorted `u16` id slices rather than bitsets here: most states searched
 //! have a handful of candidates, and partitioning, hashing and comparing a list of `n`
@@ -281,12 +281,10 @@ impl<'a> Solver<'a> {
     }
 
     /// Whether settled states are recorded as cores and buckets look their cores up
-    /// (`cores.rs`): normal mode, objectives without a penalty.
+    /// (`cores.rs`): objectives without a penalty.
     #[inline]
     fn cores_on(&self) -> bool {
-        self.config.core_left != u8::MAX
-            && !self.config.hard
-            && !self.config.objective.has_penalty()
+        self.config.core_left != u8::MAX && !self.config.objective.has_penalty()
     }
 
     /// Each guess's one-letter neighbours (`dominance.rs`).

@@ -482,7 +482,7 @@ impl Solver<'_> {
         if lb >= cutoff {
             self.tt.store(&key, Bound::Lower(lb));
             if self.cores_on() {
-                work.cores.record(obj, ids, left, lb);
+                work.cores.record(obj, ids, left, &st.revealed, lb);
             }
             return Scanned::Done(lb, None);
         }
