@@ -69,7 +69,11 @@ impl Revealed {
     /// so a set of candidates costs no more under `self` than under `other`.
     pub fn is_implied_by(&self, other: &Revealed) -> bool {
         (0..5).all(|i| self.greens[i] == 0 || self.greens[i] == other.greens[i])
-            && self.min_count.iter().zip(&other.min_count).all(|(a, b)| a <= b)
+            && self
+                .min_count
+                .iter()
+                .zip(&other.min_count)
+                .all(|(a, b)| a <= b)
     }
 
     /// A compact, exact encoding (for memo keys): 5 x 5 bits of greens, then 26 x 3

@@ -7,7 +7,7 @@ use wordle_tree::candidates::Candidates;
 use wordle_tree::game::{AnswerId, Game, GuessId};
 use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
-use wordle_tree::search::{Config, Objective, Solver, CORE_LEFT, DOMINANCE_MIN};
+use wordle_tree::search::{Config, Objective, Solver, CORE_LEFT, DOMINANCE_MIN, PRESCAN_LEFT};
 use wordle_tree::tree::Tree;
 use wordle_tree::{FeedbackTable, Word};
 
@@ -49,13 +49,15 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
             hard.then(Revealed::default),
         );
         // Table on and off; guess dominance at its default size and on every state;
-        // cores (`cores.rs`) looked up at every depth, where these small games use them.
-        for (use_transpositions, dominance_min, core_left) in [
-            (true, DOMINANCE_MIN, CORE_LEFT),
-            (false, DOMINANCE_MIN, CORE_LEFT),
-            (true, 2, CORE_LEFT),
-            (false, 2, CORE_LEFT),
-            (true, DOMINANCE_MIN, 2),
+        // cores (`cores.rs`) looked up and buckets pre-scanned (`expand.rs`) at every
+        // depth, where these small games use them.
+        for (use_transpositions, dominance_min, core_left, prescan_left) in [
+            (true, DOMINANCE_MIN, CORE_LEFT, PRESCAN_LEFT),
+            (false, DOMINANCE_MIN, CORE_LEFT, PRESCAN_LEFT),
+            (true, 2, CORE_LEFT, PRESCAN_LEFT),
+            (false, 2, CORE_LEFT, PRESCAN_LEFT),
+            (true, DOMINANCE_MIN, 2, PRESCAN_LEFT),
+            (true, DOMINANCE_MIN, CORE_LEFT, 2),
         ] {
             let config = Config {
                 max_guesses: max,
@@ -63,6 +65,7 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
                 use_transpositions,
                 dominance_min,
                 core_left,
+                prescan_left,
                 objective: obj.clone(),
                 ..Config::default()
             };
@@ -74,7 +77,7 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
             assert_eq!(
                 got,
                 want,
-                "seed {seed}, {} answers, max {max}, hard {hard}, transpositions {use_transpositions}, dominance from {dominance_min}, cores from {core_left} left, {obj:?}",
+                "seed {seed}, {} answers, max {max}, hard {hard}, transpositions {use_transpositions}, dominance from {dominance_min}, cores from {core_left} left, pre-scans from {prescan_left} left, {obj:?}",
                 game.n_answers()
             );
             if got < INFEASIBLE as u64 && obj == Objective::total() {
@@ -542,6 +545,53 @@ fn cores_change_nothing() {
         );
     }
     assert!(raised > 0, "no bucket bound was raised by a core");
+}
+
+/// The bucket pre-scan (`expand.rs`: a guess's larger buckets scanned, largest first,
+/// before any is searched) changes the work, never a cost: buckets of poor openers
+/// with five guesses left, where it refutes second guesses, solved with it at the
+/// default depth, at every depth and off. It must refute some guesses.
+#[test]
+fn prescans_change_nothing() {
+    let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let buckets = poor_buckets(
+        &game,
+        &table,
+        &["fuzzy", "mamma", "vivid", "jazzy"],
+        120..=400,
+        3,
+    );
+    assert_eq!(buckets.len(), 3);
+    let mut refuted = 0;
+    for bucket in buckets {
+        let costs: Vec<_> = [PRESCAN_LEFT, 2, u8::MAX]
+            .into_iter()
+            .map(|prescan_left| {
+                let solver = Solver::new(
+                    &game,
+                    &table,
+                    Config {
+                        prescan_left,
+                        ..Config::default()
+                    },
+                );
+                let cost = solver.cost(&bucket, 5, &Revealed::default()).unwrap();
+                if prescan_left == u8::MAX {
+                    assert_eq!(solver.counters().prescan_refutations, 0);
+                } else {
+                    refuted += solver.counters().prescan_refutations;
+                }
+                cost
+            })
+            .collect();
+        assert!(
+            costs.windows(2).all(|w| w[0] == w[1]),
+            "a bucket of {} candidates: {costs:?}",
+            bucket.len()
+        );
+    }
+    assert!(refuted > 0, "no guess was refuted by a pre-scan");
 }
 
 /// Hard-mode cores: a core serves a superset only when it was proved under what the

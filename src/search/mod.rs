@@ -31,6 +31,9 @@
 //!    [`CORE_LEFT`] guesses left raise the bounds of the buckets from the proved
 //!    bounds of their recorded subsets (`cores.rs`: `cost(C) >= cost(D) + size_bound(C \ D)`
 //!    for `D` inside `C`; in hard mode `D` proved under what `C`'s history implies).
+//!    Then, at states with at least [`PRESCAN_LEFT`] guesses left (normal mode), the
+//!    larger buckets are scanned, largest first, and their scans' bounds summed, so
+//!    a guess a little worse in several buckets falls before any is searched.
 //!
 //! Candidates are sorted `u16` id slices rather than bitsets here: most states searched
 //! have a handful of candidates, and partitioning, hashing and comparing a list of `n`
@@ -74,6 +77,7 @@ pub mod tt;
 pub use bound::Objective;
 pub use cores::CORE_LEFT;
 pub use dominance::DOMINANCE_MIN;
+pub use expand::PRESCAN_LEFT;
 
 /// The default of [`Config::local_min`].
 pub const LOCAL_MIN: usize = 128;
@@ -107,6 +111,11 @@ pub struct Config {
     /// test that they change nothing), small values use them everywhere (to test them
     /// against the brute force).
     pub core_left: u8,
+    /// States with at least this many guesses left (normal mode) scan the larger
+    /// buckets of a guess before searching any (`expand.rs`, [`PRESCAN_LEFT`]);
+    /// `u8::MAX` turns it off (to test that it changes nothing), small values use it
+    /// everywhere (to test it against the brute force).
+    pub prescan_left: u8,
     /// States of at least this many candidates skip dominated guesses (normal mode,
     /// `dominance.rs`); `usize::MAX` turns it off (to test that it changes nothing).
     pub dominance_min: usize,
@@ -131,6 +140,7 @@ impl Default for Config {
             memory_limit: 4 << 30,
             use_transpositions: true,
             core_left: cores::CORE_LEFT,
+            prescan_left: expand::PRESCAN_LEFT,
             dominance_min: dominance::DOMINANCE_MIN,
             local_min: LOCAL_MIN,
             objective: Objective::total(),

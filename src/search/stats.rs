@@ -22,6 +22,8 @@ pub struct Counters {
     pub core_raises: u64,
     /// Guesses refuted by those raised bounds before any bucket was searched.
     pub core_refutations: u64,
+    /// Guesses refuted by the pre-scan of their buckets (`expand.rs`).
+    pub prescan_refutations: u64,
 }
 
 impl AddAssign for Counters {
@@ -34,6 +36,7 @@ impl AddAssign for Counters {
         self.dominated += o.dominated;
         self.core_raises += o.core_raises;
         self.core_refutations += o.core_refutations;
+        self.prescan_refutations += o.prescan_refutations;
     }
 }
 
