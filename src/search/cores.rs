@@ -15,9 +15,10 @@
 //! `R` (the tree for `C` read for `D` plays the same allowed guesses). A core `D`
 //! proved under `R'` serves `C` under `R` when everything `R'` reveals, `R` reveals
 //! too ([`Revealed::is_implied_by`]): every tree allowed under `R` is allowed under
-//! `R'`, so `cost_R(D) >= cost_R'(D)` and `cost_R(C) >= cost_R(D) + size_bound(rest)
-//! >= cost_R'(D) + size_bound(rest)`. Each core keeps the revealed it was proved
-//! under (in normal mode always the empty one).
+//! `R'`, so `cost_R(D) >= cost_R'(D)`, and `cost_R(C)` is at least
+//! `cost_R(D) + size_bound(rest)`, hence at least `cost_R'(D) + size_bound(rest)`.
+//! Each core keeps the revealed it was proved under (in normal mode always the empty
+//! one).
 //!
 //! **Which sets.** The search records each state it settles whose proved value
 //! (exact, or a lower bound at least the cutoff) is at least two above the size bound
