@@ -7,7 +7,9 @@ use wordle_tree::candidates::Candidates;
 use wordle_tree::game::{AnswerId, Game, GuessId};
 use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
-use wordle_tree::search::{Config, Objective, Solver, CORE_LEFT, DOMINANCE_MIN, PRESCAN_LEFT};
+use wordle_tree::search::{
+    Config, Counters, Objective, Solver, CORE_LEFT, DOMINANCE_MIN, PRESCAN_LEFT,
+};
 use wordle_tree::tree::Tree;
 use wordle_tree::{FeedbackTable, Word};
 
@@ -504,94 +506,84 @@ fn local_tables_change_nothing() {
     }
 }
 
+/// Solves each bucket (under its revealed letters, `hard` mode) with a knob at each of
+/// `knobs` (set on a default config by `set`); the costs must agree. The last knob
+/// turns the feature off: `used` must count nothing there, and something in all.
+fn knob_changes_nothing(
+    game: &Game,
+    table: &FeedbackTable,
+    buckets: &[(Vec<AnswerId>, Revealed)],
+    hard: bool,
+    knobs: [u8; 3],
+    set: fn(&mut Config, u8),
+    used: fn(&Counters) -> u64,
+) {
+    let mut total = 0;
+    for (bucket, revealed) in buckets {
+        let costs: Vec<_> = knobs
+            .iter()
+            .enumerate()
+            .map(|(i, &knob)| {
+                let mut config = Config {
+                    hard,
+                    ..Config::default()
+                };
+                set(&mut config, knob);
+                let solver = Solver::new(game, table, config);
+                let cost = solver.cost(bucket, 5, revealed).unwrap();
+                if i == knobs.len() - 1 {
+                    assert_eq!(used(&solver.counters()), 0, "off means unused");
+                } else {
+                    total += used(&solver.counters());
+                }
+                cost
+            })
+            .collect();
+        assert!(
+            costs.windows(2).all(|w| w[0] == w[1]),
+            "a bucket of {} candidates: {costs:?}",
+            bucket.len()
+        );
+    }
+    assert!(total > 0, "the feature was never used");
+}
+
 /// Cores (`cores.rs`: the proved bounds of settled candidate sets, reused for their
-/// supersets) change the work, never a cost: buckets of poor openers with five
-/// guesses left, where second guesses are refuted through them, solved with cores on
-/// and off. The cores must be used (their counter), so a wrong bound would show.
+/// supersets) and bucket pre-scans (`expand.rs`: a guess's larger buckets scanned,
+/// largest first, before any is searched) change the work, never a cost: buckets of
+/// poor openers with five guesses left, where second guesses are refuted through
+/// them, solved with each at the default depth, at every depth and off. Each must
+/// be used (cores raise bounds, pre-scans refute guesses), so a wrong bound would
+/// show.
 #[test]
-fn cores_change_nothing() {
+fn cores_and_prescans_change_nothing() {
     let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
     let table = FeedbackTable::build(&game);
     let openers = ["fuzzy", "mamma", "vivid", "jazzy"];
     let buckets = poor_buckets(&game, &table, &openers, 120..=400, 3);
     assert_eq!(buckets.len(), 3);
-    let mut raised = 0;
-    for bucket in buckets {
-        // At the default depth, at every depth, and off.
-        let costs: Vec<_> = [CORE_LEFT, 2, u8::MAX]
-            .into_iter()
-            .map(|core_left| {
-                let solver = Solver::new(
-                    &game,
-                    &table,
-                    Config {
-                        core_left,
-                        ..Config::default()
-                    },
-                );
-                let cost = solver.cost(&bucket, 5, &Revealed::default()).unwrap();
-                if core_left == u8::MAX {
-                    assert_eq!(solver.counters().core_raises, 0);
-                } else {
-                    raised += solver.counters().core_raises;
-                }
-                cost
-            })
-            .collect();
-        assert!(
-            costs.windows(2).all(|w| w[0] == w[1]),
-            "a bucket of {} candidates: {costs:?}",
-            bucket.len()
-        );
-    }
-    assert!(raised > 0, "no bucket bound was raised by a core");
-}
-
-/// The bucket pre-scan (`expand.rs`: a guess's larger buckets scanned, largest first,
-/// before any is searched) changes the work, never a cost: buckets of poor openers
-/// with five guesses left, where it refutes second guesses, solved with it at the
-/// default depth, at every depth and off. It must refute some guesses.
-#[test]
-fn prescans_change_nothing() {
-    let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
-    let table = FeedbackTable::build(&game);
-    let buckets = poor_buckets(
+    let buckets: Vec<_> = buckets
+        .into_iter()
+        .map(|b| (b, Revealed::default()))
+        .collect();
+    knob_changes_nothing(
         &game,
         &table,
-        &["fuzzy", "mamma", "vivid", "jazzy"],
-        120..=400,
-        3,
+        &buckets,
+        false,
+        [CORE_LEFT, 2, u8::MAX],
+        |c, k| c.core_left = k,
+        |c| c.core_raises,
     );
-    assert_eq!(buckets.len(), 3);
-    let mut refuted = 0;
-    for bucket in buckets {
-        let costs: Vec<_> = [PRESCAN_LEFT, 2, u8::MAX]
-            .into_iter()
-            .map(|prescan_left| {
-                let solver = Solver::new(
-                    &game,
-                    &table,
-                    Config {
-                        prescan_left,
-                        ..Config::default()
-                    },
-                );
-                let cost = solver.cost(&bucket, 5, &Revealed::default()).unwrap();
-                if prescan_left == u8::MAX {
-                    assert_eq!(solver.counters().prescan_refutations, 0);
-                } else {
-                    refuted += solver.counters().prescan_refutations;
-                }
-                cost
-            })
-            .collect();
-        assert!(
-            costs.windows(2).all(|w| w[0] == w[1]),
-            "a bucket of {} candidates: {costs:?}",
-            bucket.len()
-        );
-    }
-    assert!(refuted > 0, "no guess was refuted by a pre-scan");
+    knob_changes_nothing(
+        &game,
+        &table,
+        &buckets,
+        false,
+        [PRESCAN_LEFT, 2, u8::MAX],
+        |c, k| c.prescan_left = k,
+        |c| c.prescan_refutations,
+    );
 }
 
 /// Hard-mode cores: a core serves a superset only when it was proved under what the
@@ -603,43 +595,26 @@ fn hard_cores_change_nothing() {
     let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
     let table = FeedbackTable::build(&game);
     let ids: Vec<AnswerId> = game.all_answer_ids();
-    let mut raised = 0;
-    let mut solved = 0;
+    let mut buckets = Vec::new();
     for opener in ["fuzzy", "mamma", "jazzy"] {
         let word = Word::parse(opener).unwrap();
         let g = game.guess_id(word).unwrap();
         for (feedback, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
-            if !(60..=250).contains(&bucket.len()) || solved == 3 {
-                continue;
+            if (60..=250).contains(&bucket.len()) && buckets.len() < 3 {
+                buckets.push((bucket, Revealed::default().after(word, feedback)));
             }
-            solved += 1;
-            let revealed = Revealed::default().after(word, feedback);
-            let costs: Vec<_> = [CORE_LEFT, 2, u8::MAX]
-                .into_iter()
-                .map(|core_left| {
-                    let solver = Solver::new(
-                        &game,
-                        &table,
-                        Config {
-                            hard: true,
-                            core_left,
-                            ..Config::default()
-                        },
-                    );
-                    let cost = solver.cost(&bucket, 5, &revealed).unwrap();
-                    raised += solver.counters().core_raises;
-                    cost
-                })
-                .collect();
-            assert!(
-                costs.windows(2).all(|w| w[0] == w[1]),
-                "{opener} {feedback}: {} candidates: {costs:?}",
-                bucket.len()
-            );
         }
     }
-    assert_eq!(solved, 3);
-    assert!(raised > 0, "no bucket bound was raised by a core");
+    assert_eq!(buckets.len(), 3);
+    knob_changes_nothing(
+        &game,
+        &table,
+        &buckets,
+        true,
+        [CORE_LEFT, 2, u8::MAX],
+        |c, k| c.core_left = k,
+        |c| c.core_raises,
+    );
 }
 
 /// `cost_below` (the units of a split proof) offers a large state's guesses to every
