@@ -198,6 +198,7 @@ impl Cores {
                 if v <= best {
                     continue;
                 }
+                // (Equal first: in normal mode every core's is the empty one.)
                 let proved_under = &self.reveals[core.revealed as usize];
                 if proved_under != revealed && !proved_under.is_implied_by(revealed) {
                     continue;

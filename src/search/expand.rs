@@ -57,9 +57,10 @@ const FIRST_FIT: usize = 2;
 /// (NYT normal, one thread, `jiggy`, whose all-gray bucket of 1153 candidates is
 /// nearly all its time): states searched 237k -> 36k, 12.3k second guesses refuted
 /// by the scans; farm-bench over `faith taint hoiks edict stell etuis reffo chout
-/// tutty`, `openers --exact`: 31.0 -> 28.1 CPU-s, and 27.3 when each scan stops at
-/// the first guess under the cutoff (it then cannot raise the bound, only refute).
-/// Hard mode is left out: there it was slower (`nyong botty vivos cheth` 48.8 ->
+/// tutty`, `openers --exact`: 31.0 -> 28.1 CPU-s. A scan that stops at the first
+/// guess under the cutoff (cheaper, but it can only refute, not raise the bound) was
+/// slower: 27.3 against 25.1 CPU-s for this one in a second pair of runs. NYT sample
+/// of 100 openers side by side: mean 2.51 -> 2.12 CPU-s. Hard mode is left out: there it was slower (`nyong botty vivos cheth` 48.8 ->
 /// 58.4 CPU-s; the stopping scan about even), as its children scan every playable
 /// guess, not one per partition class.
 pub const PRESCAN_LEFT: u8 = 5;
