@@ -172,20 +172,26 @@ fn candidates_review_and_opener_values() {
         let (_, v, _) = get("/api/opener?word=salet").await;
         assert_eq!(v["known"], true);
         assert_eq!(v["total"], 7920);
-        // Not the tree's opener: from the shipped (partial) opener table.
+        // Not the tree's opener: from the shipped (complete) opener table.
         let (_, v, _) = get("/api/opener?word=CRANE").await;
         assert_eq!(v["known"], true, "{v}");
         assert_eq!(v["total"], 7930, "{v}");
         assert_eq!(v["source"], "wordle.normal.csv", "{v}");
         assert_eq!(v["rank"], 6, "{v}");
-        assert_eq!(v["complete"], false, "{v}");
+        assert_eq!(v["complete"], true, "{v}");
         assert!(
-            v["rank_text"].as_str().unwrap().contains("solved so far"),
+            v["rank_text"]
+                .as_str()
+                .unwrap()
+                .contains("of 12972 openers"),
             "{v}"
         );
         let (_, v, _) = get("/api/opener?word=caret&mode=hard").await;
         assert_eq!(v["cannot_finish"], true, "{v}");
+        // The normal-mode table is complete; the hard-mode one is not.
         let (_, v, _) = get("/api/opener?word=zymic").await;
+        assert_eq!(v["known"], true, "{v}");
+        let (_, v, _) = get("/api/opener?word=zymic&mode=hard").await;
         assert_eq!(v["known"], false, "{v}");
         let (status, v, _) = get("/api/opener?word=zzzzz").await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
