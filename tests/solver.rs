@@ -506,35 +506,67 @@ fn local_tables_change_nothing() {
     }
 }
 
-/// Solves each bucket (under its revealed letters, `hard` mode) with a knob at each of
-/// `knobs` (set on a default config by `set`); the costs must agree. The last knob
-/// turns the feature off: `used` must count nothing there, and something in all.
+/// A search feature that a [`Config`] field turns on from some depth.
+#[derive(Clone, Copy)]
+enum Knob {
+    /// `core_left`; used when cores raise a bucket bound.
+    Cores,
+    /// `prescan_left`; used when a pre-scan refutes a guess.
+    Prescans,
+}
+
+impl Knob {
+    /// The default depth, every depth, off.
+    fn depths(self) -> [u8; 3] {
+        match self {
+            Knob::Cores => [CORE_LEFT, 2, u8::MAX],
+            Knob::Prescans => [PRESCAN_LEFT, 2, u8::MAX],
+        }
+    }
+
+    fn set(self, config: &mut Config, depth: u8) {
+        match self {
+            Knob::Cores => config.core_left = depth,
+            Knob::Prescans => config.prescan_left = depth,
+        }
+    }
+
+    fn used(self, c: &Counters) -> u64 {
+        match self {
+            Knob::Cores => c.core_raises,
+            Knob::Prescans => c.prescan_refutations,
+        }
+    }
+}
+
+/// Solves each bucket (under its revealed letters, `hard` mode) with `knob` at its
+/// default depth, at every depth and off; the costs must agree. Off, the feature
+/// must be unused; on, used somewhere.
 fn knob_changes_nothing(
     game: &Game,
     table: &FeedbackTable,
     buckets: &[(Vec<AnswerId>, Revealed)],
     hard: bool,
-    knobs: [u8; 3],
-    set: fn(&mut Config, u8),
-    used: fn(&Counters) -> u64,
+    knob: Knob,
 ) {
+    let knobs = knob.depths();
     let mut total = 0;
     for (bucket, revealed) in buckets {
         let costs: Vec<_> = knobs
             .iter()
             .enumerate()
-            .map(|(i, &knob)| {
+            .map(|(i, &depth)| {
                 let mut config = Config {
                     hard,
                     ..Config::default()
                 };
-                set(&mut config, knob);
+                knob.set(&mut config, depth);
                 let solver = Solver::new(game, table, config);
                 let cost = solver.cost(bucket, 5, revealed).unwrap();
                 if i == knobs.len() - 1 {
-                    assert_eq!(used(&solver.counters()), 0, "off means unused");
+                    assert_eq!(knob.used(&solver.counters()), 0, "off means unused");
                 } else {
-                    total += used(&solver.counters());
+                    total += knob.used(&solver.counters());
                 }
                 cost
             })
@@ -566,24 +598,9 @@ fn cores_and_prescans_change_nothing() {
         .into_iter()
         .map(|b| (b, Revealed::default()))
         .collect();
-    knob_changes_nothing(
-        &game,
-        &table,
-        &buckets,
-        false,
-        [CORE_LEFT, 2, u8::MAX],
-        |c, k| c.core_left = k,
-        |c| c.core_raises,
-    );
-    knob_changes_nothing(
-        &game,
-        &table,
-        &buckets,
-        false,
-        [PRESCAN_LEFT, 2, u8::MAX],
-        |c, k| c.prescan_left = k,
-        |c| c.prescan_refutations,
-    );
+    for knob in [Knob::Cores, Knob::Prescans] {
+        knob_changes_nothing(&game, &table, &buckets, false, knob);
+    }
 }
 
 /// Hard-mode cores: a core serves a superset only when it was proved under what the
@@ -606,15 +623,7 @@ fn hard_cores_change_nothing() {
         }
     }
     assert_eq!(buckets.len(), 3);
-    knob_changes_nothing(
-        &game,
-        &table,
-        &buckets,
-        true,
-        [CORE_LEFT, 2, u8::MAX],
-        |c, k| c.core_left = k,
-        |c| c.core_raises,
-    );
+    knob_changes_nothing(&game, &table, &buckets, true, Knob::Cores);
 }
 
 /// `cost_below` (the units of a split proof) offers a large state's guesses to every
