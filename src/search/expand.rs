@@ -421,12 +421,7 @@ impl Solver<'_> {
                     Some(Bound::Exact(v, _)) | Some(Bound::Lower(v)) => blb = blb.max(v),
                     None if m as usize <= CANDIDATE_SPLIT_MAX && left >= 3 && obj.unit > 0 => {
                         // The bucket's own candidate-split bound (m * m lookups).
-                        let (v, _) = self.candidate_split(
-                            child,
-                            obj.counted(child),
-                            left - 1,
-                            &mut level.counts,
-                        );
+                        let (v, _) = self.candidate_split(child, obj.counted(child), left - 1);
                         blb = blb.max(v);
                     }
                     None => {}

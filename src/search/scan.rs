@@ -22,7 +22,7 @@ use super::scratch::{Classes, Level};
 use super::state::{State, Work};
 use super::tt::{Bound, Key};
 use super::Solver;
-use crate::candidates::{count_buckets, Labels};
+use crate::candidates::Labels;
 use crate::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
 use std::sync::atomic::Ordering;
@@ -197,7 +197,7 @@ impl Solver<'_> {
 
         // Step 2a: a candidate that splits the state into singletons and meets the
         // size bound is optimal; without one, the bound rises.
-        match self.candidate_split(ids, w, left, &mut level.counts) {
+        match self.candidate_split(ids, w, left) {
             (v, Some(a)) if v <= lb => {
                 self.tt.store(&key, Bound::Exact(v, a));
                 return Err(Scanned::Done(v, Some(a)));
@@ -509,13 +509,12 @@ impl Solver<'_> {
         ids: &[AnswerId],
         w: u32,
         left: u8,
-        counts: &mut [u32],
     ) -> (u32, Option<GuessId>) {
         let obj = &self.config.objective;
         let n = ids.len();
         let mut best = (INFEASIBLE, None);
         for &a in ids {
-            if self.splits_perfectly(a.as_guess(), ids, counts) {
+            if self.splits_perfectly(a.as_guess(), ids) {
                 let v = obj.guess_bound(n, w, n, Guess::of(true, obj.counts(a)), left);
                 if v < best.0 {
                     best = (v, Some(a.as_guess()));
@@ -532,16 +531,26 @@ impl Solver<'_> {
         }
     }
 
-    /// True when `guess` gives each of `ids` its own feedback. `counts` is left zeroed.
+    /// True when `guess` gives each of `ids` its own feedback. Stops at the first
+    /// repeated feedback, which for most guesses of a large state comes within a few
+    /// candidates (a full count of every candidate's buckets, as before, made
+    /// [`Solver::candidate_split`] 8% of the CPU of NYT `tutty`).
     #[inline]
-    fn splits_perfectly(&self, guess: GuessId, ids: &[AnswerId], counts: &mut [u32]) -> bool {
-        let counts: &mut [u32; FEEDBACKS] = counts.try_into().expect("243 slots");
-        let buckets = count_buckets(self.table, guess, ids, counts);
-        let row = self.table.row(guess);
-        for &a in ids {
-            counts[row[a.index()] as usize] = 0;
+    fn splits_perfectly(&self, guess: GuessId, ids: &[AnswerId]) -> bool {
+        if ids.len() > FEEDBACKS {
+            return false;
         }
-        buckets == ids.len()
+        let row = self.table.row(guess);
+        let mut seen = [0u64; 4];
+        for &a in ids {
+            let f = row[a.index()] as usize;
+            let bit = 1u64 << (f % 64);
+            if seen[f / 64] & bit != 0 {
+                return false;
+            }
+            seen[f / 64] |= bit;
+        }
+        true
     }
 
     /// Fills `level.allowed` with the guesses the children need: in normal mode one
