@@ -8,7 +8,7 @@ use wordle_tree::game::{AnswerId, Game, GuessId};
 use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
 use wordle_tree::search::{
-    Config, Counters, Objective, Solver, CORE_LEFT, DOMINANCE_MIN, PRESCAN_LEFT,
+    Config, Counters, Objective, Solver, CORE_LEFT, DOMINANCE_MIN, LOCAL_MIN, PRESCAN_LEFT,
 };
 use wordle_tree::tree::Tree;
 use wordle_tree::{FeedbackTable, Word};
@@ -52,14 +52,16 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
         );
         // Table on and off; guess dominance at its default size and on every state;
         // cores (`cores.rs`) looked up and buckets pre-scanned (`expand.rs`) at every
-        // depth, where these small games use them.
-        for (use_transpositions, dominance_min, core_left, prescan_left) in [
-            (true, DOMINANCE_MIN, CORE_LEFT, PRESCAN_LEFT),
-            (false, DOMINANCE_MIN, CORE_LEFT, PRESCAN_LEFT),
-            (true, 2, CORE_LEFT, PRESCAN_LEFT),
-            (false, 2, CORE_LEFT, PRESCAN_LEFT),
-            (true, DOMINANCE_MIN, 2, PRESCAN_LEFT),
-            (true, DOMINANCE_MIN, CORE_LEFT, 2),
+        // depth, where these small games use them; and pre-scans under the root's
+        // compact table (built from 4 candidates), whose lane caps stop them early.
+        for (use_transpositions, dominance_min, core_left, prescan_left, local_min) in [
+            (true, DOMINANCE_MIN, CORE_LEFT, PRESCAN_LEFT, LOCAL_MIN),
+            (false, DOMINANCE_MIN, CORE_LEFT, PRESCAN_LEFT, LOCAL_MIN),
+            (true, 2, CORE_LEFT, PRESCAN_LEFT, LOCAL_MIN),
+            (false, 2, CORE_LEFT, PRESCAN_LEFT, LOCAL_MIN),
+            (true, DOMINANCE_MIN, 2, PRESCAN_LEFT, LOCAL_MIN),
+            (true, DOMINANCE_MIN, CORE_LEFT, 2, LOCAL_MIN),
+            (true, DOMINANCE_MIN, CORE_LEFT, 2, 4),
         ] {
             let config = Config {
                 max_guesses: max,
@@ -68,6 +70,7 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
                 dominance_min,
                 core_left,
                 prescan_left,
+                local_min,
                 objective: obj.clone(),
                 ..Config::default()
             };
@@ -79,7 +82,7 @@ fn check_against_brute_force(seed: u64, rng: &mut Rng, game: &Game, max: u8, har
             assert_eq!(
                 got,
                 want,
-                "seed {seed}, {} answers, max {max}, hard {hard}, transpositions {use_transpositions}, dominance from {dominance_min}, cores from {core_left} left, pre-scans from {prescan_left} left, {obj:?}",
+                "seed {seed}, {} answers, max {max}, hard {hard}, transpositions {use_transpositions}, dominance from {dominance_min}, cores from {core_left} left, pre-scans from {prescan_left} left, compact tables from {local_min}, {obj:?}",
                 game.n_answers()
             );
             if got < INFEASIBLE as u64 && obj == Objective::total() {

@@ -102,6 +102,7 @@ impl Solver<'_> {
             let mut work = sc.work();
             match self.scan(&st, cutoff, &mut work) {
                 Scanned::Done(v, g) => return proven((v, g)),
+                Scanned::Below(_) => unreachable!("only a least-bound scan stops below"),
                 Scanned::Expand(p) => {
                     let (level, below) = work.split();
                     // Workers take guesses in order from a shared counter.
@@ -531,6 +532,7 @@ impl Solver<'_> {
                     exact[i] = v < INFEASIBLE;
                 }
                 Scanned::Expand(p) => bounds[i] = bounds[i].max(p.lb as u64),
+                Scanned::Below(_) => unreachable!("only a least-bound scan stops below"),
             }
         }
         // Round 2, smallest first: each bucket exactly        // Round 2, smallest first: each bucket exactly, with the slack the others'

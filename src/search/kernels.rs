@@ -335,11 +335,16 @@ pub(super) struct AnswerMajor {
 /// proxy:BBBBB` 61.9 G -> 46.2 G, with the same states, expansions and scanned
 /// pairs (`bench --full` signature unchanged).
 /// Lane `j` of the compact table is guess `guesses[j]`; the rows are padded to a
-/// multiple of 32 guesses (padding lanes are never read as guesses).
+/// multiple of 32 guesses (padding lanes are never read as guesses). The lanes come
+/// in order of `caps` (most buckets on the state first), so a least-bound scan of a
+/// child (`scan.rs`) can stop at the first block that cannot beat what it found.
 #[derive(Default)]
 pub(super) struct Local {
     pub(super) table: AnswerMajor,
     pub(super) guesses: Vec<GuessId>,
+    /// Per lane, the most buckets its guess makes on the state that built the table,
+    /// hence on any of its subsets (padding lanes 0).
+    pub(super) caps: Vec<u16>,
     /// Answer id -> row in `table`, for the state's candidates (other entries stale).
     row_of: Vec<u32>,
 }
@@ -349,15 +354,25 @@ impl Local {
     pub(super) fn bytes(&self) -> usize {
         self.table.bytes.capacity()
             + self.guesses.capacity() * std::mem::size_of::<GuessId>()
+            + self.caps.capacity() * std::mem::size_of::<u16>()
             + self.row_of.capacity() * std::mem::size_of::<u32>()
     }
 
     /// Rebuilds this table for the candidates `ids` (a state) and the guesses
     /// `guesses`, from the full table `full`.
-    pub(super) fn build(&mut self, full: &AnswerMajor, ids: &[AnswerId], guesses: &[GuessId]) {
+    pub(super) fn build(
+        &mut self,
+        full: &AnswerMajor,
+        ids: &[AnswerId],
+        guesses: &[GuessId],
+        caps: &[u16],
+    ) {
         let stride = guesses.len().div_ceil(LANES) * LANES;
         self.guesses.clear();
         self.guesses.extend_from_slice(guesses);
+        self.caps.clear();
+        self.caps.extend(guesses.iter().map(|g| caps[g.index()]));
+        self.caps.resize(stride.max(1), 0);
         self.table.stride = stride;
         self.table.bytes.clear();
         self.table.bytes.resize(ids.len() * stride, 0);

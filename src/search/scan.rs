@@ -5,13 +5,19 @@
 //! with AVX-512 (else a sieve under a tight cutoff), per-lane bucket counts otherwise;
 //! hard mode the same way over the guesses the state may play, found by bitset
 //! intersections, or one at a time when they are very few), and the exact partition
-//! classes handed to the children (hard mode: the playable guesses that split).
+//! classes handed to the children (hard mode: the playable guesses that split), with
+//! their compact table in order of the most buckets each makes here (its cap). The
+//! least-bound scan of the bucket pre-scans ([`Solver::least_bound`]) wants only the
+//! least bound of a state's guesses: it drops a guess once it cannot beat the least
+//! so far and stops at the first block of the parent's table whose cap cannot.
 //!
 //! Invariants: a scan never expands a guess; every bound it reports is admissible
 //! (`bound.rs`); a guess is dropped only when its bound reaches the cutoff (the block
-//! paths keep exactly the guesses the scalar scan keeps, tested); the guesses it hands
-//! down contain one guess of every partition class of the state (or every guess), so
-//! no child loses a move.
+//! paths keep exactly the guesses the scalar scan keeps, tested), or in a least-bound
+//! scan the least bound found before it; a cap is at least the buckets its guess
+//! makes on any subset of the state (tested); the guesses it hands down contain one
+//! guess of every partition class of the state (or every guess), so no child loses a
+//! move.
 
 use super::bound::{Guess, INFEASIBLE};
 use super::groups::GROUP_MIN;
@@ -79,6 +85,9 @@ fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
 pub(super) enum Scanned {
     Done(u32, Option<GuessId>),
     Expand(Prepared),
+    /// A [`Solver::least_bound`] scan stopped once some guess's bound fell to its
+    /// floor: a valid lower bound of the state (the head's), no more.
+    Below(u32),
 }
 
 /// Makes `order[..=k]` the `k + 1` least keys in order, given that `order[..*sorted]`
@@ -110,8 +119,27 @@ impl Solver<'_> {
     /// (see [`sorted_prefix`]).
     pub(super) fn scan(&self, st: &State, cutoff: u32, work: &mut Work) -> Scanned {
         match self.scan_head(st, cutoff, work) {
-            Ok(head) => self.scan_guesses(st, cutoff, head, work),
+            Ok(head) => self.scan_guesses(st, cutoff, head, None, work),
             Err(done) => done,
+        }
+    }
+
+    /// The state's lower bound from a scan (the least bound of its guesses, capped at
+    /// `cutoff`, or what the head proves), when it is above `floor`; otherwise some
+    /// lower bound at most `floor` or the head's. For the bucket pre-scans
+    /// (`expand.rs`), which only read the bound: the scan drops a guess as soon as its
+    /// repeats show it cannot beat the least bound found so far (not only the cutoff),
+    /// and stops once the least bound is down to `floor`, where it could raise
+    /// nothing. The bound is the same as [`Solver::scan`]'s when above `floor`: every
+    /// guess dropped early has a bound of at least the least found before it.
+    pub(super) fn least_bound(&self, st: &State, cutoff: u32, floor: u32, work: &mut Work) -> u32 {
+        let scanned = match self.scan_head(st, cutoff, work) {
+            Ok(head) => self.scan_guesses(st, cutoff, head, Some(floor), work),
+            Err(done) => done,
+        };
+        match scanned {
+            Scanned::Done(v, _) | Scanned::Below(v) => v,
+            Scanned::Expand(p) => p.lb,
         }
     }
 
@@ -268,6 +296,7 @@ impl Solver<'_> {
         st: &State,
         cutoff: u32,
         head: Head,
+        floor: Option<u32>,
         work: &mut Work,
     ) -> Scanned {
         let State {
@@ -376,6 +405,12 @@ impl Solver<'_> {
         // The block's lanes still to look at (handed down, not dropped early), from
         // guess `base`: a block costs one pass over 32 lanes, not 32 loop turns.
         let (mut live, mut base) = (0u32, 0usize);
+        // A state that may build a compact table for its children keeps, per guess, the
+        // most buckets it can make here (`Local::caps`): no more on any subset.
+        let record = !hard && n >= self.config.local_min;
+        if record {
+            level.caps.resize(self.game.n_guesses(), 0);
+        }
         loop {
             let (g, split) = if live != 0 {
                 let l = live.trailing_zeros() as usize;
@@ -396,6 +431,21 @@ impl Solver<'_> {
                 if handed_bits == 0 {
                     continue;
                 }
+                // A least-bound scan drops guesses that cannot beat the least so far.
+                let max_repeats = match floor {
+                    Some(_) => obj.max_repeats(n, left, least.min(cutoff)),
+                    None => max_repeats,
+                };
+                if let (Some(_), Some(t)) = (floor, local) {
+                    // The lanes come in order of their caps on the parent: once a
+                    // block's first cap is at most `n - max_repeats`, no guess left
+                    // can make more buckets than a dropped one.
+                    if (t.caps[base] as usize) <= n.saturating_sub(max_repeats) {
+                        least = least.min(cutoff);
+                        rejected = rejected.min(cutoff);
+                        break;
+                    }
+                }
                 let kept = if blocks {
                     table.block_scan(base, offsets, &mut block);
                     let mut kept = 0u32;
@@ -415,6 +465,20 @@ impl Solver<'_> {
                 if handed_bits & !kept != 0 {
                     least = least.min(cutoff);
                     rejected = rejected.min(cutoff);
+                    if record {
+                        // Dropped with `max_repeats` repeats or more.
+                        let cap = n.saturating_sub(max_repeats).min(u16::MAX as usize) as u16;
+                        let mut dropped = handed_bits & !kept;
+                        while dropped != 0 {
+                            let l = dropped.trailing_zeros() as usize;
+                            dropped &= dropped - 1;
+                            let g = match local {
+                                Some(t) => t.guesses[base + l],
+                                None => GuessId::new(base + l),
+                            };
+                            level.caps[g.index()] = cap;
+                        }
+                    }
                 }
                 continue;
             } else {
@@ -426,16 +490,27 @@ impl Solver<'_> {
                 if !hard && !handed(g.index()) {
                     continue;
                 }
+                let max_repeats = match floor {
+                    Some(_) => obj.max_repeats(n, left, least.min(cutoff)),
+                    None => max_repeats,
+                };
                 let Some(split) =
                     self.rows
                         .bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
                 else {
                     least = least.min(cutoff);
                     rejected = rejected.min(cutoff);
+                    if record {
+                        level.caps[gi] =
+                            n.saturating_sub(max_repeats).min(u16::MAX as usize) as u16;
+                    }
                     continue;
                 };
                 (g, split)
             };
+            if record {
+                level.caps[g.index()] = split.buckets.min(u16::MAX as usize) as u16;
+            }
             if split.buckets == 1 && !split.is_candidate {
                 continue; // useless here and on every subset
             }
@@ -457,6 +532,9 @@ impl Solver<'_> {
                 incumbent = (glb, Some(g));
             }
             least = least.min(glb);
+            if floor.is_some_and(|f| least <= f) {
+                return Scanned::Below(lb);
+            }
             // Guesses dropped early above have at least `max_repeats` repeats, so fewer
             // buckets than any guess kept: the maximum over kept guesses covers them
             // (and with none kept nothing is expanded, so the hint is never read).
@@ -610,7 +688,134 @@ impl Solver<'_> {
         level.has_local =
             n >= self.config.local_min && level.allowed.len() * 4 < self.game.n_guesses() * 3;
         if level.has_local {
-            level.local.build(&self.rows, ids, &level.allowed);
+            // Lanes strongest first (this state's guess bounds, then sums of squares;
+            // guesses the scan dropped last), so the later blocks of a child's
+            // least-bound scan hold weak guesses only and stop early.
+            level.strength.clear();
+            level.strength.resize(self.game.n_guesses(), u64::MAX);
+            for &p in &level.order {
+                level.strength[(p & 0xffff) as usize] = (p >> 17) as u64;
+            }
+            level.lanes.clear();
+            level.lanes.extend_from_slice(&level.allowed);
+            let (strength, caps) = (&level.strength, &level.caps);
+            level
+                .lanes
+                .sort_by_key(|g| (std::cmp::Reverse(caps[g.index()]), strength[g.index()], g.0));
+            level.local.build(&self.rows, ids, &level.lanes, caps);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::state::Guesses;
+    use super::super::Config;
+    use super::*;
+    use crate::game::{Game, ListSource};
+    use crate::hard::Revealed;
+    use crate::table::FeedbackTable;
+
+    /// [`Solver::least_bound`] under a parent's compact table (lanes in order of their
+    /// caps, early stops by cap and by the least bound so far) gives the plain scan's
+    /// bound whenever that is above the floor, and never more than it, on the buckets
+    /// of many second guesses at large buckets of poor openers (full lists).
+    #[test]
+    fn least_bound_is_the_scans_bound_above_its_floor() {
+        let game = Game::load(&ListSource::Named("nyt".into())).unwrap();
+        let table = FeedbackTable::build(&game);
+        let config = Config {
+            use_transpositions: false,
+            ..Config::default()
+        };
+        let solver = Solver::new(&game, &table, config);
+        let all: Vec<AnswerId> = game.all_answer_ids();
+        let (mut compared, mut above) = (0, 0);
+        for opener in ["tutty", "jiggy", "faith"] {
+            let g1 = game.guess_id(crate::Word::parse(opener).unwrap()).unwrap();
+            // The opener's largest bucket, with five guesses left.
+            let row = table.row(g1);
+            let mut by: std::collections::HashMap<u8, Vec<AnswerId>> = Default::default();
+            for &a in &all {
+                by.entry(row[a.index()]).or_default().push(a);
+            }
+            let ids = by.into_values().max_by_key(|b| b.len()).unwrap();
+            assert!(ids.len() >= solver.config.local_min, "{opener}");
+            let top = State {
+                ids: &ids,
+                left: 5,
+                revealed: Revealed::default(),
+                handed: solver.everything(),
+            };
+            let mut sc = solver.pool.lend(5, solver.tt.scratch());
+            let mut work = sc.work();
+            let Scanned::Expand(p) = solver.scan(&top, INFEASIBLE, &mut work) else {
+                panic!("{opener}: the bucket is settled by its scan");
+            };
+            // Again under a cutoff that drops the weaker guesses early (their caps
+            // then come from the repeats that dropped them).
+            let Scanned::Expand(_) = solver.scan(&top, p.lb + 25, &mut work) else {
+                panic!("{opener}: the bucket is settled by its scan");
+            };
+            let (level, mut below) = work.split();
+            solver.classify(&top, level, below.classes);
+            assert!(level.has_local, "{opener}: a compact table");
+            let caps = &level.local.caps;
+            assert!(
+                caps.windows(2).all(|w| w[0] >= w[1]),
+                "{opener}: lanes by cap"
+            );
+            let handed = Guesses {
+                list: &level.allowed,
+                bits: Some(&level.allowed_bits[..]),
+                max_split: level.max_split,
+                local: Some(&level.local),
+            };
+            // Every 300th guess the parent hands down, as the second guess.
+            for &g2 in level.allowed.iter().step_by(300) {
+                let row = table.row(g2);
+                let mut buckets: std::collections::HashMap<u8, Vec<AnswerId>> = Default::default();
+                for &a in &ids {
+                    buckets.entry(row[a.index()]).or_default().push(a);
+                }
+                for b in buckets.into_values().filter(|b| b.len() >= 8) {
+                    // The caps hold on the subset: no guess makes more buckets.
+                    for (lane, &g) in level.local.guesses.iter().enumerate() {
+                        let row = table.row(g);
+                        let mut f: Vec<u8> = b.iter().map(|a| row[a.index()]).collect();
+                        f.sort_unstable();
+                        f.dedup();
+                        assert!(f.len() <= level.local.caps[lane] as usize, "{opener} {g:?}");
+                    }
+                    let child = top.child(&b, Revealed::default(), handed);
+                    let want = match solver.scan(&child, INFEASIBLE, &mut below) {
+                        Scanned::Done(v, _) => v,
+                        Scanned::Expand(p) => p.lb,
+                        Scanned::Below(_) => unreachable!(),
+                    };
+                    for cutoff in [want.saturating_sub(2), want, want + 1, want + 7, INFEASIBLE] {
+                        let plain = match solver.scan(&child, cutoff, &mut below) {
+                            Scanned::Done(v, _) => v,
+                            Scanned::Expand(p) => p.lb,
+                            Scanned::Below(_) => unreachable!(),
+                        };
+                        for floor in [0, want.saturating_sub(9), want - 1, want] {
+                            let got = solver.least_bound(&child, cutoff, floor, &mut below);
+                            compared += 1;
+                            if plain > floor {
+                                above += 1;
+                                assert_eq!(
+                                    got, plain,
+                                    "{opener} {g2:?}: cutoff {cutoff}, floor {floor}"
+                                );
+                            } else {
+                                assert!(got <= plain, "{opener} {g2:?}: {got} > {plain}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(above > 100 && above < compared, "{above} of {compared}");
     }
 }

@@ -92,6 +92,14 @@ pub(super) struct Level {
     /// Hard mode: the guesses this state may play among those handed down, as a
     /// bitset over guess ids, when they are dense enough for the block scan.
     pub(super) scan_bits: Vec<u64>,
+    /// Per guess, its strength key at this state (`classify`: bound, then sum of
+    /// squares; `u64::MAX` when the scan dropped it).
+    pub(super) strength: Vec<u64>,
+    /// Per guess, the most buckets it can make on this state (a scan of at least
+    /// `local_min` candidates records them for [`Local::caps`]).
+    pub(super) caps: Vec<u16>,
+    /// The guesses of `local`, in lane order (strongest first).
+    pub(super) lanes: Vec<GuessId>,
     /// Hard mode: the members of `scan_bits`, when they are scanned one at a time.
     pub(super) scan_list: Vec<GuessId>,
     /// Bytes of this level last charged against the memory budget.
@@ -116,6 +124,9 @@ impl Level {
             + self.local.bytes()
             + cap(&self.local_offsets)
             + cap(&self.scan_bits)
+            + cap(&self.strength)
+            + cap(&self.caps)
+            + cap(&self.lanes)
             + cap(&self.scan_list)
     }
 
@@ -147,6 +158,9 @@ impl Default for Level {
             classified: false,
             local_offsets: Vec::new(),
             scan_bits: Vec::new(),
+            strength: Vec::new(),
+            caps: Vec::new(),
+            lanes: Vec::new(),
             scan_list: Vec::new(),
             charged: 0,
         }
