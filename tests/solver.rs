@@ -509,6 +509,54 @@ fn local_tables_change_nothing() {
     }
 }
 
+/// Hard mode: states that scan their playable guesses through a compact table of
+/// their own find the same cost with the same states and expansions as states that
+/// scan the full table, on buckets of poor openers of the full lists (one thread).
+#[test]
+fn hard_own_tables_change_nothing() {
+    let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let ids: Vec<AnswerId> = game.all_answer_ids();
+    let mut tried = 0;
+    for opener in ["fuzzy", "mamma", "civic"] {
+        let word = Word::parse(opener).unwrap();
+        let g = game.guess_id(word).unwrap();
+        for (f, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
+            if !(30..=90).contains(&bucket.len()) {
+                continue;
+            }
+            tried += 1;
+            let revealed = Revealed::default().after(word, f);
+            let mut seen = Vec::new();
+            for hard_own_min in [wordle_tree::search::HARD_OWN_MIN, usize::MAX] {
+                let solver = Solver::new(
+                    &game,
+                    &table,
+                    Config {
+                        hard: true,
+                        hard_own_min,
+                        ..Config::default()
+                    },
+                );
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .unwrap();
+                let cost = pool.install(|| solver.cost(&bucket, 5, &revealed)).unwrap();
+                let c = solver.counters();
+                seen.push((cost, c.states, c.expansions));
+            }
+            assert_eq!(
+                seen[0],
+                seen[1],
+                "{opener}:{f:?}, {} candidates",
+                bucket.len()
+            );
+        }
+    }
+    assert!(tried >= 3, "{tried} buckets");
+}
+
 /// A search feature that a [`Config`] field turns on from some depth.
 #[derive(Clone, Copy)]
 enum Knob {

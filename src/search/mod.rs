@@ -78,6 +78,7 @@ pub use bound::Objective;
 pub use cores::CORE_LEFT;
 pub use dominance::DOMINANCE_MIN;
 pub use expand::PRESCAN_LEFT;
+pub use scan::HARD_OWN_MIN;
 
 /// The default of [`Config::local_min`].
 pub const LOCAL_MIN: usize = 128;
@@ -124,6 +125,10 @@ pub struct Config {
     /// ([`kernels::Local`]); `usize::MAX` turns it off (to test that it changes
     /// nothing).
     pub local_min: usize,
+    /// Hard-mode states of at least this many candidates scan the guesses they may
+    /// play through a compact table of their own (`scan.rs`, [`HARD_OWN_MIN`]);
+    /// `usize::MAX` turns it off (to test that it changes nothing).
+    pub hard_own_min: usize,
     /// What a tree's cost counts (default: total guesses).
     pub objective: Objective,
     /// [`Solver::first_infeasible_bucket`]'s first round: each bucket may use this
@@ -143,6 +148,7 @@ impl Default for Config {
             prescan_left: expand::PRESCAN_LEFT,
             dominance_min: dominance::DOMINANCE_MIN,
             local_min: LOCAL_MIN,
+            hard_own_min: HARD_OWN_MIN,
             objective: Objective::total(),
             first_budget: FIRST_BUDGET,
         }

@@ -82,6 +82,9 @@ pub(super) struct Level {
     /// The compact table handed to the children with `allowed`, when `has_local`.
     pub(super) local: Local,
     pub(super) has_local: bool,
+    /// Hard mode: this state's own compact table of the guesses it may play (lent out
+    /// while the state is scanned; see `scan.rs`).
+    pub(super) own: Local,
     /// Whether `allowed` (and `allowed_bits`, `local`) hold the classes of the state
     /// being searched at this depth: [`crate::search::Solver::classify`] runs only once a guess
     /// survives its bucket bounds, so a state whose guesses all fall to their bounds
@@ -100,7 +103,8 @@ pub(super) struct Level {
     pub(super) caps: Vec<u16>,
     /// The guesses of `local`, in lane order (strongest first).
     pub(super) lanes: Vec<GuessId>,
-    /// Hard mode: the members of `scan_bits`, when they are scanned one at a time.
+    /// Hard mode: the members of `scan_bits`, when they are scanned one at a time or
+    /// through `own` (its lanes).
     pub(super) scan_list: Vec<GuessId>,
     /// Bytes of this level last charged against the memory budget.
     charged: usize,
@@ -122,6 +126,7 @@ impl Level {
             + cap(&self.tally)
             + cap(&self.group_counts)
             + self.local.bytes()
+            + self.own.bytes()
             + cap(&self.local_offsets)
             + cap(&self.scan_bits)
             + cap(&self.strength)
@@ -155,6 +160,7 @@ impl Default for Level {
             group_counts: Vec::new(),
             local: Local::default(),
             has_local: false,
+            own: Local::default(),
             classified: false,
             local_offsets: Vec::new(),
             scan_bits: Vec::new(),
