@@ -343,7 +343,7 @@ pub(super) struct Local {
     pub(super) table: AnswerMajor,
     pub(super) guesses: Vec<GuessId>,
     /// Per lane, the most buckets its guess makes on the state that built the table,
-    /// hence on any of its subsets (padding lanes 0).
+    /// hence on any of its subsets (padding lanes 0; `u16::MAX` where not known).
     pub(super) caps: Vec<u16>,
     /// Answer id -> row in `table`, for the state's candidates (other entries stale).
     row_of: Vec<u32>,
@@ -365,14 +365,20 @@ impl Local {
         full: &AnswerMajor,
         ids: &[AnswerId],
         guesses: &[GuessId],
-        caps: &[u16],
+        caps: Option<&[u16]>,
     ) {
         let stride = guesses.len().div_ceil(LANES) * LANES;
         self.guesses.clear();
         self.guesses.extend_from_slice(guesses);
         self.caps.clear();
-        self.caps.extend(guesses.iter().map(|g| caps[g.index()]));
-        self.caps.resize(stride.max(1), 0);
+        match caps {
+            Some(caps) => {
+                self.caps.extend(guesses.iter().map(|g| caps[g.index()]));
+                self.caps.resize(stride.max(1), 0);
+            }
+            // Unknown: no lane may be skipped for its cap.
+            None => self.caps.resize(stride.max(1), u16::MAX),
+        }
         self.table.stride = stride;
         self.table.bytes.clear();
         self.table.bytes.resize(ids.len() * stride, 0);

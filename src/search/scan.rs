@@ -399,8 +399,8 @@ impl Solver<'_> {
                     .extend(members(&level.scan_bits).map(GuessId::new));
             }
         }
-        // Hard mode, `hard_own_min` (HARD_OWN_MIN) to PRESENCE_MAX_N candidates: the playable guesses
-        // copied into a compact table of their own, scanned 32 at a time.
+        // Hard mode, from `hard_own_min` (HARD_OWN_MIN) to PRESENCE_MAX_N candidates:
+        // the playable guesses copied into a compact table of their own.
         let own_used = hard && n >= self.config.hard_own_min && n <= PRESENCE_MAX_N;
         let by_block = !hard || dense || own_used;
         let blocks = by_block && n <= BLOCK_MAX;
@@ -410,8 +410,9 @@ impl Solver<'_> {
             && !presence
             && n <= SIEVE_MAX_N
             && max_repeats <= SIEVE_MAX_REPEATS;
-        // The table the blocks read: the parent's compact one over exactly the guesses
-        // it handed down (lane -> guess through `local.guesses`), or the full one.
+        // The table the blocks read (lane -> guess through `local.guesses`): in normal
+        // mode the parent's compact one over exactly the guesses it handed down, in
+        // hard mode the state's own; or the full one.
         if own_used {
             if dense {
                 level.scan_list.clear();
@@ -419,8 +420,7 @@ impl Solver<'_> {
                     .scan_list
                     .extend(members(&level.scan_bits).map(GuessId::new));
             }
-            level.caps.resize(self.game.n_guesses(), 0);
-            own.build(&self.rows, ids, &level.scan_list, &level.caps);
+            own.build(&self.rows, ids, &level.scan_list, None);
         }
         let local = match (hard, own_used) {
             (true, true) => Some(&*own),
@@ -752,7 +752,7 @@ impl Solver<'_> {
             level
                 .lanes
                 .sort_by_key(|g| (std::cmp::Reverse(caps[g.index()]), strength[g.index()], g.0));
-            level.local.build(&self.rows, ids, &level.lanes, caps);
+            level.local.build(&self.rows, ids, &level.lanes, Some(caps));
         }
     }
 }
