@@ -149,6 +149,7 @@ impl Solver<'_> {
             // may still hold a table (and `has_local`) from an earlier search, which
             // must never reach these children.
             mine.levels[0].has_local = false;
+            mine.levels[0].own_ready = false;
             mine.levels[0].classified = true;
             let mut work = mine.work();
             let (level, mut below) = work.split();

@@ -306,7 +306,11 @@ impl Solver<'_> {
                 list: &level.allowed,
                 bits: Some(&level.allowed_bits[..]),
                 max_split: level.max_split,
-                local: level.has_local.then_some(&level.local),
+                local: if self.config.hard {
+                    level.own_ready.then_some(&level.own)
+                } else {
+                    level.has_local.then_some(&level.local)
+                },
             }
         }
     }

@@ -85,6 +85,12 @@ pub(super) struct Level {
     /// Hard mode: this state's own compact table of the guesses it may play (lent out
     /// while the state is scanned; see `scan.rs`).
     pub(super) own: Local,
+    /// Whether `own` holds the table of the state being searched at this depth (hard
+    /// mode): its children read it through `Guesses::local`.
+    pub(super) own_ready: bool,
+    /// Hard mode, when the state reads its parent's own table: a bit per lane
+    /// of that table, the lanes whose guesses this state may play.
+    pub(super) lane_bits: Vec<u64>,
     /// Whether `allowed` (and `allowed_bits`, `local`) hold the classes of the state
     /// being searched at this depth: [`crate::search::Solver::classify`] runs only once a guess
     /// survives its bucket bounds, so a state whose guesses all fall to their bounds
@@ -133,6 +139,7 @@ impl Level {
             + cap(&self.caps)
             + cap(&self.lanes)
             + cap(&self.scan_list)
+            + cap(&self.lane_bits)
     }
 
     /// Re-measures this level and moves its charge on `meter` to match.
@@ -161,6 +168,8 @@ impl Default for Level {
             local: Local::default(),
             has_local: false,
             own: Local::default(),
+            own_ready: false,
+            lane_bits: Vec::new(),
             classified: false,
             local_offsets: Vec::new(),
             scan_bits: Vec::new(),
