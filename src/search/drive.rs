@@ -150,6 +150,7 @@ impl Solver<'_> {
             // must never reach these children.
             mine.levels[0].has_local = false;
             mine.levels[0].own_ready = false;
+            mine.levels[0].kids_ready = false;
             mine.levels[0].classified = true;
             let mut work = mine.work();
             let (level, mut below) = work.split();

@@ -61,9 +61,10 @@ const FIRST_FIT: usize = 2;
 /// tutty`, `openers --exact`: 31.0 -> 28.1 CPU-s. A scan that stops at the first
 /// guess under the cutoff (cheaper, but it can only refute, not raise the bound) was
 /// slower: 27.3 against 25.1 CPU-s for this one in a second pair of runs. NYT sample
-/// of 100 openers side by side: mean 2.51 -> 2.12 CPU-s. Hard mode is left out: there it was slower (`nyong botty vivos cheth` 48.8 ->
-/// 58.4 CPU-s; the stopping scan about even), as its children scan every playable
-/// guess, not one per partition class.
+/// of 100 openers side by side: mean 2.51 -> 2.12 CPU-s. In hard mode they were at
+/// first slower (`nyong botty vivos cheth` 48.8 -> 58.4 CPU-s), as each pre-scanned
+/// bucket copied its playable guesses into a table of its own and scanned them all;
+/// see below for how they pay there now.
 ///
 /// The pre-scans are nearly all of the work on a poor opener (NYT `tutty`: 29.0k of
 /// the 29.1k scans of states with four guesses left, 92% of the time), and they need
@@ -76,6 +77,17 @@ const FIRST_FIT: usize = 2;
 /// beat the least either. Measured (one thread): `tutty` 12.1 -> 10.8 s with the
 /// least-bound scan and lanes by strength, 7.2 s with the caps; farm-bench over the
 /// nine openers above, `openers --exact`: 28.7 -> 17.6 CPU-s (A/B 1.64), same results.
+///
+/// Hard mode: a state whose buckets are pre-scanned builds, after its scan, a compact
+/// table of the guesses it may play, in order of the buckets each makes on it (its
+/// caps), and a bucket's pre-scan reads that table in place, its own playable lanes
+/// masked in: no copy per bucket, and the scan stops at the first block whose cap
+/// cannot beat its least bound. Measured (NYT hard `botty`, one thread): states
+/// searched 209k -> 31k, guesses expanded 962k -> 26k; farm-bench over `nyong botty
+/// vivos cheth`, `openers --exact`: 30.2 -> 20.7 CPU-s (A/B 0.687), same results,
+/// peak memory 310 -> 167 MiB (fewer states in the transposition table). Pre-scans
+/// that copied each bucket's playable guesses into a table of their own (packed, or
+/// by cap) were no faster than none.
 pub const PRESCAN_LEFT: u8 = 5;
 
 /// Buckets smaller than this are not pre-scanned ([`PRESCAN_LEFT`]).
@@ -311,6 +323,7 @@ impl Solver<'_> {
                 } else {
                     level.has_local.then_some(&level.local)
                 },
+                sorted: (self.config.hard && level.kids_ready).then_some(&level.local),
             }
         }
     }
@@ -494,7 +507,7 @@ impl Solver<'_> {
             self.classify(st, level, below.classes);
             level.classified = true;
         }
-        if left >= self.config.prescan_left && !hard && obj.unit > 0 {
+        if left >= self.config.prescan_left && obj.unit > 0 {
             // The pre-scan (PRESCAN_LEFT), largest buckets first.
             level
                 .buckets

@@ -31,7 +31,7 @@
 //!    [`CORE_LEFT`] guesses left raise the bounds of the buckets from the proved
 //!    bounds of their recorded subsets (`cores.rs`: `cost(C) >= cost(D) + size_bound(C \ D)`
 //!    for `D` inside `C`; in hard mode `D` proved under what `C`'s history implies).
-//!    Then, at states with at least [`PRESCAN_LEFT`] guesses left (normal mode), the
+//!    Then, at states with at least [`PRESCAN_LEFT`] guesses left (both modes), the
 //!    larger buckets are scanned, largest first, and their scans' bounds summed, so
 //!    a guess a little worse in several buckets falls before any is searched.
 //!
@@ -316,6 +316,7 @@ impl<'a> Solver<'a> {
             bits: None,
             max_split: usize::MAX,
             local: None,
+            sorted: None,
         }
     }
 

@@ -405,11 +405,23 @@ impl Solver<'_> {
         // Hard mode, from `hard_own_min` (HARD_OWN_MIN) to PRESENCE_MAX_N candidates:
         // the playable guesses copied into a compact table of their own, from the
         // parent's own table when it has one (its rows are shorter and were just read).
-        let own_used = hard && n >= self.config.hard_own_min && n <= PRESENCE_MAX_N;
+        // Hard mode, a pre-scan: the parent's table of its guesses by cap, read in
+        // place with this state's playable lanes masked in (no copy).
+        let sorted = parent.sorted.filter(|_| hard && floor.is_some());
+        let own_used =
+            sorted.is_none() && hard && n >= self.config.hard_own_min && n <= PRESENCE_MAX_N;
         let from_parent = parent.local.filter(|_| own_used);
         if hard {
             level.scan_list.clear();
-            if let Some(t) = from_parent {
+            if let Some(t) = sorted {
+                level.lane_bits.clear();
+                level.lane_bits.resize(t.table.stride.div_ceil(64), 0);
+                for (j, g) in t.guesses.iter().enumerate() {
+                    let gi = g.index();
+                    let bit = level.scan_bits[gi / 64] >> (gi % 64) & 1;
+                    level.lane_bits[j / 64] |= bit << (j % 64);
+                }
+            } else if let Some(t) = from_parent {
                 // The parent's lanes this state may play (its playable guesses are
                 // among them: the parent hands down only guesses it may play).
                 level.lane_bits.clear();
@@ -444,7 +456,7 @@ impl Solver<'_> {
                 }
             }
         }
-        let by_block = !hard || dense || own_used;
+        let by_block = !hard || dense || own_used || sorted.is_some();
         let blocks = by_block && n <= BLOCK_MAX;
         let presence = by_block && !blocks && n <= PRESENCE_MAX_N && presence_available();
         let sieve = by_block
@@ -456,9 +468,10 @@ impl Solver<'_> {
         // mode the parent's compact one over exactly the guesses it handed down, in
         // hard mode the state's own or its parent's; or the full one.
         level.own_ready = own_used;
+        level.kids_ready = false;
         let local = match (hard, own_used) {
             (true, true) => Some(&*own),
-            (true, false) => None,
+            (true, false) => sorted,
             (false, _) => parent.local,
         };
         let block_end = match (hard, local) {
@@ -491,7 +504,13 @@ impl Solver<'_> {
         let (mut live, mut base) = (0u32, 0usize);
         // A state that may build a compact table for its children keeps, per guess, the
         // most buckets it can make here (`Local::caps`): no more on any subset.
-        let record = !hard && n >= self.config.local_min;
+        // Hard mode: a state whose buckets are pre-scanned (`expand.rs`) records them,
+        // for the children's table below.
+        let record = if hard {
+            floor.is_none() && left >= self.config.prescan_left && obj.unit > 0
+        } else {
+            n >= self.config.local_min
+        };
         if record {
             level.caps.resize(self.game.n_guesses(), 0);
         }
@@ -508,6 +527,9 @@ impl Solver<'_> {
                 base = g_next;
                 g_next += LANES;
                 let handed_bits = match local {
+                    Some(_) if sorted.is_some() => {
+                        (level.lane_bits[base / 64] >> (base % 64)) as u32
+                    }
                     Some(t) => t.block(base),
                     None if dense => (level.scan_bits[base / 64] >> (base % 64)) as u32,
                     None => parent.block(base),
@@ -649,6 +671,22 @@ impl Solver<'_> {
             return Scanned::Done(lb, None);
         }
 
+        level.kids_ready = false;
+        if hard && record {
+            // The children's pre-scans read a compact table of the guesses this state
+            // may play (a guess making one bucket here is useless on every subset),
+            // most buckets first: a least-bound scan stops at the first block whose
+            // cap cannot beat what it has, as in normal mode.
+            level.lanes.clear();
+            let caps = &level.caps;
+            let useful = members(&level.scan_bits).map(GuessId::new);
+            level.lanes.extend(useful.filter(|g| caps[g.index()] >= 2));
+            level
+                .lanes
+                .sort_by_key(|g| (std::cmp::Reverse(caps[g.index()]), g.0));
+            level.local.build(&self.rows, ids, &level.lanes, caps);
+            level.kids_ready = true;
+        }
         Scanned::Expand(Prepared {
             w,
             lb,
@@ -804,7 +842,8 @@ mod tests {
     /// from the full table) scans to the same result, with the same guesses and
     /// bounds to expand, as the same state scanning the full table one guess at a
     /// time, on the buckets of second guesses at buckets of poor openers (full lists),
-    /// under no cutoff and under a tight one.
+    /// under no cutoff and under a tight one; and its pre-scan's least bound, read
+    /// through the parent's table by cap, is the scan's bound above its floor.
     #[test]
     fn hard_own_tables_scan_like_the_full_table() {
         let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
@@ -820,7 +859,7 @@ mod tests {
         };
         let (own, plain) = (solver_with(HARD_OWN_MIN), solver_with(usize::MAX));
         let all: Vec<AnswerId> = game.all_answer_ids();
-        let mut compared = 0;
+        let (mut compared, mut least_bounds) = (0, 0);
         for opener in ["fuzzy", "mamma", "civic"] {
             let word = crate::Word::parse(opener).unwrap();
             let g1 = game.guess_id(word).unwrap();
@@ -851,11 +890,13 @@ mod tests {
                 let (level, mut below) = work.split();
                 solver.classify(&top, level, below.classes);
                 assert_eq!(level.own_ready, std::ptr::eq(solver, &own), "{opener}");
+                assert!(level.kids_ready, "{opener}: a pre-scan table");
                 let handed = Guesses {
                     list: &level.allowed,
                     bits: Some(&level.allowed_bits[..]),
                     max_split: level.max_split,
                     local: level.own_ready.then_some(&level.own),
+                    sorted: Some(&level.local),
                 };
                 let mut results = Vec::new();
                 for &g2 in level.allowed.iter().step_by(97) {
@@ -879,6 +920,20 @@ mod tests {
                                 .collect();
                             order.sort_unstable();
                             results.push((kind, v, if kind == 1 { order } else { Vec::new() }));
+                            // The pre-scan's least bound, through the parent's table
+                            // by cap: the scan's bound above its floor, never more.
+                            for floor in [0, v.saturating_sub(3), v - 1, v] {
+                                let least = solver.least_bound(&child, cutoff, floor, &mut below);
+                                if v > floor {
+                                    assert_eq!(
+                                        least, v,
+                                        "{opener}: cutoff {cutoff}, floor {floor}"
+                                    );
+                                } else {
+                                    assert!(least <= v, "{opener}: {least} > {v}");
+                                }
+                                least_bounds += 1;
+                            }
                         }
                     }
                 }
@@ -888,6 +943,7 @@ mod tests {
             assert!(seen[0] == seen[1], "{opener}: the scans differ");
         }
         assert!(compared > 100, "{compared} scans compared");
+        assert!(least_bounds > 400, "{least_bounds} least bounds");
     }
 
     /// [`Solver::least_bound`] under a parent's compact table (lanes in order of their
@@ -944,6 +1000,7 @@ mod tests {
                 bits: Some(&level.allowed_bits[..]),
                 max_split: level.max_split,
                 local: Some(&level.local),
+                sorted: None,
             };
             // Every 300th guess the parent hands down, as the second guess.
             for &g2 in level.allowed.iter().step_by(300) {

@@ -79,7 +79,8 @@ pub(super) struct Level {
     pub(super) max_split: usize,
     /// Per-pattern counts of the group bound (kept zero).
     pub(super) group_counts: Vec<u16>,
-    /// The compact table handed to the children with `allowed`, when `has_local`.
+    /// The compact table handed to the children with `allowed`, when `has_local`
+    /// (normal mode); in hard mode the children's pre-scan table, when `kids_ready`.
     pub(super) local: Local,
     pub(super) has_local: bool,
     /// Hard mode: this state's own compact table of the guesses it may play (lent out
@@ -88,6 +89,9 @@ pub(super) struct Level {
     /// Whether `own` holds the table of the state being searched at this depth (hard
     /// mode): its children read it through `Guesses::local`.
     pub(super) own_ready: bool,
+    /// Hard mode: whether `local` holds this state's table for its children's
+    /// pre-scans (the guesses it may play, by cap; `Guesses::sorted`).
+    pub(super) kids_ready: bool,
     /// Hard mode, when the state reads its parent's own table: a bit per lane
     /// of that table, the lanes whose guesses this state may play.
     pub(super) lane_bits: Vec<u64>,
@@ -169,6 +173,7 @@ impl Default for Level {
             has_local: false,
             own: Local::default(),
             own_ready: false,
+            kids_ready: false,
             lane_bits: Vec::new(),
             classified: false,
             local_offsets: Vec::new(),

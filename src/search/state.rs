@@ -29,6 +29,9 @@ pub(super) struct Guesses<'s> {
     /// The parent's compact table over exactly `list` (normal mode, large parents):
     /// the block scans read it instead of the full table.
     pub(super) local: Option<&'s Local>,
+    /// Hard mode: the parent's table of the guesses it hands down, lanes in order of
+    /// their caps on the parent (for the children's least-bound scans).
+    pub(super) sorted: Option<&'s Local>,
 }
 
 impl Guesses<'_> {
