@@ -409,16 +409,10 @@ impl Local {
         guesses: &[GuessId],
         caps: &[u16],
     ) {
-        let stride = guesses.len().div_ceil(LANES) * LANES;
-        self.guesses.clear();
-        self.guesses.extend_from_slice(guesses);
+        let stride = self.begin(ids, guesses);
         self.caps.clear();
         self.caps.extend(guesses.iter().map(|g| caps[g.index()]));
         self.caps.resize(stride.max(1), 0);
-        self.table.stride = stride;
-        self.table.bytes.clear();
-        self.table.bytes.resize(ids.len() * stride, 0);
-        self.set_rows(ids);
         for (i, &a) in ids.iter().enumerate() {
             let row = &full.bytes[a.index() * full.stride..][..full.stride];
             let out = &mut self.table.bytes[i * stride..][..guesses.len()];
@@ -428,8 +422,15 @@ impl Local {
         }
     }
 
-    /// Records where each of `ids` starts (row `i` for `ids[i]`).
-    fn set_rows(&mut self, ids: &[AnswerId]) {
+    /// Sets the lanes to `guesses` and zeroes a row per candidate of `ids` (row `i`
+    /// for `ids[i]`); returns the rows' stride (the lanes padded to whole blocks).
+    fn begin(&mut self, ids: &[AnswerId], guesses: &[GuessId]) -> usize {
+        let stride = guesses.len().div_ceil(LANES) * LANES;
+        self.guesses.clear();
+        self.guesses.extend_from_slice(guesses);
+        self.table.stride = stride;
+        self.table.bytes.clear();
+        self.table.bytes.resize(ids.len() * stride, 0);
         let max_id = ids.iter().map(|a| a.index() + 1).max().unwrap_or(0);
         if self.row_of.len() < max_id {
             self.row_of.resize(max_id, u32::MAX);
@@ -437,6 +438,7 @@ impl Local {
         for (i, &a) in ids.iter().enumerate() {
             self.row_of[a.index()] = i as u32;
         }
+        stride
     }
 
     /// Rebuilds this table for the candidates `ids`, whose rows start at `rows` in
@@ -485,15 +487,9 @@ impl Local {
                 || mask.last().is_none_or(|m| m >> (src.stride % 64) == 0)
         );
         assert!(rows.iter().all(|&o| o + src.stride <= src.bytes.len()));
-        let stride = guesses.len().div_ceil(LANES) * LANES;
-        self.guesses.clear();
-        self.guesses.extend_from_slice(guesses);
+        let stride = self.begin(ids, guesses);
         self.caps.clear();
         self.caps.resize(stride.max(1), u16::MAX);
-        self.table.stride = stride;
-        self.table.bytes.clear();
-        self.table.bytes.resize(ids.len() * stride, 0);
-        self.set_rows(ids);
         #[cfg(target_arch = "x86_64")]
         if compress {
             assert!(
@@ -722,6 +718,16 @@ mod tests {
     use crate::game::{Game, ListSource};
     use crate::table::FeedbackTable;
 
+    /// A repeatable stream of numbers below the argument (xorshift from `seed`).
+    fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |below| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        }
+    }
+
     /// A table built by [`Local::build_masked`], from the full table or from another
     /// such table, holds exactly the chosen columns of each candidate's row (the
     /// rest zero), packed the same by the byte compress (where the CPU has it) and a
@@ -732,13 +738,7 @@ mod tests {
         let table = FeedbackTable::build(&game);
         let full = AnswerMajor::new(&table);
         let n_guesses = game.n_guesses();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |below: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % below as u64) as usize
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let ways: &[bool] = if compress_available() {
             &[false, true]
         } else {
@@ -809,13 +809,7 @@ mod tests {
         let table = FeedbackTable::build(&game);
         let major = AnswerMajor::new(&table);
         let stride = game.n_guesses();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |below: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % below as u64) as usize
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut counts = vec![0u32; FEEDBACKS];
         let mut rows = Vec::new();
         let mut tally_counts = [[0u16; 256]; LANES];

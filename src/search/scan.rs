@@ -413,15 +413,7 @@ impl Solver<'_> {
         let from_parent = parent.local.filter(|_| own_used);
         if hard {
             level.scan_list.clear();
-            if let Some(t) = sorted {
-                level.lane_bits.clear();
-                level.lane_bits.resize(t.table.stride.div_ceil(64), 0);
-                for (j, g) in t.guesses.iter().enumerate() {
-                    let gi = g.index();
-                    let bit = level.scan_bits[gi / 64] >> (gi % 64) & 1;
-                    level.lane_bits[j / 64] |= bit << (j % 64);
-                }
-            } else if let Some(t) = from_parent {
+            if let Some(t) = sorted.or(from_parent) {
                 // The parent's lanes this state may play (its playable guesses are
                 // among them: the parent hands down only guesses it may play).
                 level.lane_bits.clear();
@@ -431,6 +423,10 @@ impl Solver<'_> {
                     let bit = level.scan_bits[gi / 64] >> (gi % 64) & 1;
                     level.lane_bits[j / 64] |= bit << (j % 64);
                 }
+            }
+            if sorted.is_some() {
+                // Read in place: nothing to copy.
+            } else if let Some(t) = from_parent {
                 let lanes = members(&level.lane_bits).map(|j| t.guesses[j]);
                 level.scan_list.extend(lanes);
                 t.offsets(ids, &mut level.local_offsets);
