@@ -86,11 +86,16 @@ const HARD_BLOCK_DENSITY: usize = 1000;
 /// (`Local::build_masked`: shorter rows, just read by the parent's scan), else from
 /// the full table. Tried and dropped: scanning the parent's table in place, its lanes
 /// masked to the state's playable guesses, when they are at least half of them (A/B
-/// 0.99, no gain); bucket pre-scans in hard mode, now that they cost no more: states
-/// searched on `botty` fall from 209k to 31k, but the time stays the same (the
-/// pre-scans' full scans of states of 16 to 255 candidates), also when the
-/// pre-scans first try the parent's 16 strongest guesses.
+/// 0.99, no gain). A bucket pre-scan (`expand.rs`) instead reads its parent's table of
+/// guesses by cap in place ([`HARD_KIDS_MAX`]).
 pub const HARD_OWN_MIN: usize = 8;
+
+/// Hard mode: a state whose buckets are pre-scanned (`expand.rs`, at least
+/// `prescan_left` guesses left) and that has at most this many candidates builds, after
+/// its scan, one compact table of the guesses it may play, most buckets first, for
+/// its buckets' pre-scans to read in place. Above it (the root of the 12972-answer
+/// game would copy 168 MB) its buckets pack tables of their own.
+const HARD_KIDS_MAX: usize = 4096;
 
 /// The members of the bitset `bits`, in order.
 pub(super) fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
@@ -402,11 +407,11 @@ impl Solver<'_> {
             let playable = sets.narrow(&demand, &mut level.scan_bits);
             dense = n >= HARD_BLOCK_MIN && playable * HARD_BLOCK_DENSITY >= self.game.n_guesses();
         }
-        // Hard mode, from `hard_own_min` (HARD_OWN_MIN) to PRESENCE_MAX_N candidates:
-        // the playable guesses copied into a compact table of their own, from the
-        // parent's own table when it has one (its rows are shorter and were just read).
         // Hard mode, a pre-scan: the parent's table of its guesses by cap, read in
-        // place with this state's playable lanes masked in (no copy).
+        // place with this state's playable lanes masked in (no copy). Otherwise, from
+        // `hard_own_min` (HARD_OWN_MIN) to PRESENCE_MAX_N candidates: the playable
+        // guesses copied into a compact table of their own, from the parent's own
+        // table when it has one (its rows are shorter and were just read).
         let sorted = parent.sorted.filter(|_| hard && floor.is_some());
         let own_used =
             sorted.is_none() && hard && n >= self.config.hard_own_min && n <= PRESENCE_MAX_N;
@@ -503,7 +508,10 @@ impl Solver<'_> {
         // Hard mode: a state whose buckets are pre-scanned (`expand.rs`) records them,
         // for the children's table below.
         let record = if hard {
-            floor.is_none() && left >= self.config.prescan_left && obj.unit > 0
+            floor.is_none()
+                && left >= self.config.prescan_left
+                && obj.unit > 0
+                && n <= HARD_KIDS_MAX
         } else {
             n >= self.config.local_min
         };
@@ -667,7 +675,6 @@ impl Solver<'_> {
             return Scanned::Done(lb, None);
         }
 
-        level.kids_ready = false;
         if hard && record {
             // The children's pre-scans read a compact table of the guesses this state
             // may play (a guess making one bucket here is useless on every subset),
