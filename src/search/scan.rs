@@ -359,6 +359,10 @@ impl Solver<'_> {
             left,
             hard_key,
         } = head;
+        // A least-bound scan can raise nothing once its least is down to the head's
+        // bound either (which may come from an earlier scan, through the table).
+        let floor = floor.map(|f| f.max(lb));
+        let head_lb = lb;
         let key = Key {
             ids,
             left,
@@ -675,6 +679,11 @@ impl Solver<'_> {
             return Scanned::Done(lb, None);
         }
 
+        if floor.is_some() && lb > head_lb {
+            // A pre-scan's raised bound, for the later pre-scans of this state (from
+            // other guesses of the parent, or other parents) and its search.
+            self.tt.store(&key, Bound::Lower(lb));
+        }
         if hard && record {
             // The children's pre-scans read a compact table of the guesses this state
             // may play (a guess making one bucket here is useless on every subset),
