@@ -5,7 +5,11 @@
 //! a sieve that drops guesses as their repeats reach a limit
 //! ([`AnswerMajor::block_sieve`]), per-lane masks of the feedbacks seen held in
 //! AVX-512 registers ([`AnswerMajor::block_presence`], where the CPU has it) and
-//! per-lane bucket counts for large states ([`AnswerMajor::block_tally`]). The lane
+//! per-lane bucket counts for large states ([`AnswerMajor::block_tally`]). Hard
+//! mode's bucket pre-scans read only the lanes their bucket may play, up to 32 picked
+//! from 128 lanes of the parent's table by byte permutes ([`AnswerMajor::window_presence`]
+//! over a [`Window`]; AVX-512 VBMI). The block kernels stop once every lane the caller
+//! wants (a mask) has reached its repeat limit, and report the others dropped. The lane
 //! kernels are compiled twice, plain and for AVX2, and picked at run time; the
 //! presence kernel is AVX-512 only (without it the sieve and the tally take its
 //! states, as before). Hard mode's compact tables are packed from a wider table's
@@ -96,6 +100,7 @@ fn sieve(
     g0: usize,
     offsets: &[usize],
     max_repeats: usize,
+    want: u32,
     rows: &mut Vec<[u8; LANES]>,
     out: &mut [Split; LANES],
 ) -> u32 {
@@ -122,7 +127,7 @@ fn sieve(
             green[l] |= (row[l] == Feedback::ALL_GREEN.0) as u8;
         }
         rows.push(row);
-        if j % 4 == 3 && repeats.iter().all(|&r| r >= limit) {
+        if j % 4 == 3 && (0..LANES).all(|l| want >> l & 1 == 0 || repeats[l] >= limit) {
             return 0;
         }
     }
@@ -135,7 +140,7 @@ fn sieve(
             is_candidate: green[l] != 0,
         };
     }
-    alive
+    alive & want
 }
 
 /// The body of [`AnswerMajor::block_tally`]: per-lane bucket counts (`tally[lane][feedback]`,
@@ -149,6 +154,7 @@ fn tally(
     g0: usize,
     offsets: &[usize],
     max_repeats: usize,
+    want: u32,
     tally: &mut [[u16; 256]; LANES],
     out: &mut [Split; LANES],
 ) -> u32 {
@@ -170,7 +176,7 @@ fn tally(
             tally[l][f] = c + 1;
             green |= ((f == Feedback::ALL_GREEN.0 as usize) as u32) << l;
         }
-        if j % 16 == 15 && repeats.iter().all(|&r| r >= limit) {
+        if j % 16 == 15 && (0..LANES).all(|l| want >> l & 1 == 0 || repeats[l] >= limit) {
             seen = j + 1;
             break;
         }
@@ -190,7 +196,100 @@ fn tally(
             is_candidate: green >> l & 1 == 1,
         };
     }
-    alive
+    alive & want
+}
+
+/// The body of [`AnswerMajor::block_presence`]: per lane, the set of feedbacks seen so
+/// far as a 256-bit mask held in registers (4 words of 64 bits for each of the 32
+/// lanes: sixteen 512-bit registers), one candidate at a time; the bucket count is the
+/// mask's population. No memory is written in the loop, where the tally's per-lane
+/// counters are a load and a store each (its time is the wait on those loads). The
+/// all-green feedback (242) is bit 50 of the last word, so the candidate test comes
+/// free. The sum of squared bucket sizes is not counted (reported as 0): it only breaks
+/// ties in the order of expansion, and without it `syncs` (NYT) searched 0.8% more
+/// states.
+///
+/// Measured (farm-bench, one thread, release, against the tally and sieve it replaces
+/// for states of 23 to 255 candidates): NYT `syncs` exact 13.3 -> 9.8 CPU-s with the
+/// tally alone replaced, then 8.3 -> 7.3 with the sieve too; NYT 8 poor openers
+/// (`faith taint hoiks edict stell etuis reffo chout`) 32.1 -> 24.1 (A/B 0.75);
+/// original lists `trace crane adieu audio` 6.5 -> 5.3; `check --opener any
+/// --min-over 4 --sample 400` 51.1 -> 41.0. Tried: a prefetch of the rows ahead
+/// (no change); the kernel for states of 12 to 22 candidates instead of the block
+/// scan (9% slower); for states above 255 (no change on `syncs`, and the order's tie
+/// break matters most there, so left to the tally).
+/// The loop of the presence kernels ([`presence_avx512`], [`presence_window_avx512`]):
+/// `$quads` gives, for the row at offset `$o`, its 32 feedbacks as four vectors of
+/// eight 64-bit lanes.
+#[cfg(target_arch = "x86_64")]
+macro_rules! presence_loop {
+    ($offsets:expr, $max_repeats:expr, $want:expr, $out:expr, |$o:ident| $quads:expr) => {{
+        use std::arch::x86_64::*;
+        let (offsets, max_repeats, want, out): (&[usize], usize, u32, &mut [Split; LANES]) =
+            ($offsets, $max_repeats, $want, $out);
+        let n = offsets.len();
+        let one = _mm512_set1_epi64(1);
+        let shift = [
+            _mm512_set1_epi64(0),
+            _mm512_set1_epi64(64),
+            _mm512_set1_epi64(128),
+            _mm512_set1_epi64(192),
+        ];
+        // `seen[4 * q + w]`: word `w` of the masks of lanes `8q .. 8q + 8`.
+        let mut seen = [_mm512_setzero_si512(); 16];
+        // Buckets per lane: the population of the lane's four words.
+        let count = |seen: &[__m512i; 16]| -> [u64; LANES] {
+            let mut buckets = [0u64; LANES];
+            for q in 0..4 {
+                let mut sum = _mm512_popcnt_epi64(seen[4 * q]);
+                for w in 1..4 {
+                    sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(seen[4 * q + w]));
+                }
+                _mm512_storeu_si512(buckets[8 * q..].as_mut_ptr().cast(), sum);
+            }
+            buckets
+        };
+        let mut stopped = false;
+        for (j, &$o) in offsets.iter().enumerate() {
+            let quads: [__m512i; 4] = $quads;
+            for q in 0..4 {
+                for w in 0..4 {
+                    // A shift of 64 or more (also a negative one, as unsigned) gives 0.
+                    let bit = _mm512_sllv_epi64(one, _mm512_sub_epi64(quads[q], shift[w]));
+                    seen[4 * q + w] = _mm512_or_si512(seen[4 * q + w], bit);
+                }
+            }
+            if j % 16 == 15 && j + 1 < n && max_repeats <= j + 1 {
+                let buckets = count(&seen);
+                let done = |l: usize| j + 1 - buckets[l] as usize >= max_repeats;
+                if (0..LANES).all(|l| want >> l & 1 == 0 || done(l)) {
+                    stopped = true; // every wanted lane has reached the limit
+                    break;
+                }
+            }
+        }
+        if stopped {
+            0
+        } else {
+            let buckets = count(&seen);
+            let mut green = [0u64; LANES];
+            for q in 0..4 {
+                _mm512_storeu_si512(green[8 * q..].as_mut_ptr().cast(), seen[4 * q + 3]);
+            }
+            let green_bit = Feedback::ALL_GREEN.0 as u32 - 192;
+            let mut alive = 0u32;
+            for l in 0..LANES {
+                let b = buckets[l] as usize;
+                alive |= ((n - b < max_repeats) as u32) << l;
+                out[l] = Split {
+                    buckets: b,
+                    sum_squares: 0,
+                    is_candidate: green[l] >> green_bit & 1 == 1,
+                };
+            }
+            alive & want
+        }
+    }};
 }
 
 /// The body of [`AnswerMajor::block_presence`]: per lane, the set of feedbacks seen so
@@ -219,67 +318,120 @@ unsafe fn presence_avx512(
     g0: usize,
     offsets: &[usize],
     max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    presence_loop!(offsets, max_repeats, want, out, |o| {
+        let row = &table[o + g0..o + g0 + LANES];
+        let p = row.as_ptr();
+        // SAFETY: `row` holds 32 bytes, so bytes 8q .. 8q + 8 are in bounds.
+        [0, 1, 2, 3].map(|q| _mm512_cvtepu8_epi64(_mm_loadl_epi64(p.add(8 * q).cast())))
+    })
+}
+
+/// The body of [`AnswerMajor::window_presence`]: [`presence_avx512`]'s loop over the
+/// lanes of `window`, each row's two 64-byte halves of the window loaded (only the
+/// lanes read) and its 32 lanes picked, zero-extended, by four byte permutes: per row
+/// two loads and four permutes where the block kernel has four loads that widen.
+/// Tried: a prefetch of the row 8 or 24 rows ahead (A/B 0.97 and 1.03, noise).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vpopcntdq")]
+unsafe fn presence_window_avx512(
+    table: &[u8],
+    stride: usize,
+    window: &Window,
+    offsets: &[usize],
+    max_repeats: usize,
+    want: u32,
     out: &mut [Split; LANES],
 ) -> u32 {
     use std::arch::x86_64::*;
-    let n = offsets.len();
-    let one = _mm512_set1_epi64(1);
-    let shift = [
-        _mm512_set1_epi64(0),
-        _mm512_set1_epi64(64),
-        _mm512_set1_epi64(128),
-        _mm512_set1_epi64(192),
-    ];
-    // `seen[4 * q + w]`: word `w` of the masks of lanes `8q .. 8q + 8`.
-    let mut seen = [_mm512_setzero_si512(); 16];
-    // Buckets per lane: the population of the lane's four words.
-    let count = |seen: &[__m512i; 16]| -> [u64; LANES] {
-        let mut buckets = [0u64; LANES];
-        for q in 0..4 {
-            let mut sum = _mm512_popcnt_epi64(seen[4 * q]);
-            for w in 1..4 {
-                sum = _mm512_add_epi64(sum, _mm512_popcnt_epi64(seen[4 * q + w]));
-            }
-            _mm512_storeu_si512(buckets[8 * q..].as_mut_ptr().cast(), sum);
+    let lanes = &window.at[..window.len];
+    let span = lanes.last().map_or(0, |&a| a as usize + 1);
+    assert!(window.start + span <= stride, "a window within the rows");
+    let (mut low, mut high) = (0u64, 0u64);
+    for &a in lanes {
+        match a {
+            0..64 => low |= 1 << a,
+            _ => high |= 1 << (a - 64),
         }
-        buckets
-    };
-    for (j, &o) in offsets.iter().enumerate() {
-        let row = &table[o + g0..o + g0 + LANES];
+    }
+    // Byte 8e of quad q's index picks lane 8q + e (0..64 from the low half, 64..128
+    // from the high); the other bytes are zeroed, which zero-extends it.
+    let mut idx = [[0u8; 64]; 4];
+    for (l, &a) in lanes.iter().enumerate() {
+        idx[l / 8][8 * (l % 8)] = a;
+    }
+    let idx = idx.map(|i| _mm512_loadu_si512(i.as_ptr().cast()));
+    let bytes = 0x0101_0101_0101_0101u64;
+    presence_loop!(offsets, max_repeats, want, out, |o| {
+        let row = &table[o + window.start..o + window.start + span];
+        // SAFETY: only the bytes of the window's lanes are read (a masked load never
+        // faults on the others), and they lie within `row`.
         let p = row.as_ptr();
-        for q in 0..4 {
-            // SAFETY: `row` holds 32 bytes, so bytes 8q .. 8q + 8 are in bounds.
-            let f = _mm512_cvtepu8_epi64(_mm_loadl_epi64(p.add(8 * q).cast()));
-            for w in 0..4 {
-                // A shift of 64 or more (also a negative one, as unsigned) gives 0.
-                let bit = _mm512_sllv_epi64(one, _mm512_sub_epi64(f, shift[w]));
-                seen[4 * q + w] = _mm512_or_si512(seen[4 * q + w], bit);
+        let a = _mm512_maskz_loadu_epi8(low, p.cast());
+        let b = _mm512_maskz_loadu_epi8(high, p.add(64).cast());
+        idx.map(|i| _mm512_maskz_permutex2var_epi8(bytes, a, i, b))
+    })
+}
+
+/// Up to 32 lanes of a compact table read by one call of
+/// [`AnswerMajor::window_presence`]: the lanes set in a bitset, taken in order from
+/// `start`, within 128 lanes of it. Hard mode's bucket pre-scans read their parent's
+/// table through windows, as only a third of its lanes are playable in a bucket on
+/// average (NYT hard, `nyong botty vivos cheth`), where a block of 32 lanes in place
+/// pays for all 32.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Window {
+    /// The first lane.
+    pub(super) start: usize,
+    /// The lanes read, as offsets from `start` (below 128), in order.
+    pub(super) at: [u8; LANES],
+    /// How many of `at` are lanes.
+    pub(super) len: usize,
+}
+
+impl Window {
+    /// Takes the lanes set in `bits` from lane `from`, below `end` and `from + 128`,
+    /// up to 32 of them; returns the lane after the last one looked at (where the
+    /// next window starts).
+    pub(super) fn fill(&mut self, bits: &[u64], from: usize, end: usize) -> usize {
+        self.start = from;
+        self.len = 0;
+        let stop = end.min(from + 128);
+        let mut i = from;
+        while i < stop {
+            let word = bits[i / 64] >> (i % 64);
+            if word == 0 {
+                i = (i / 64 + 1) * 64;
+                continue;
+            }
+            i += word.trailing_zeros() as usize;
+            if i >= stop {
+                break;
+            }
+            self.at[self.len] = (i - from) as u8;
+            self.len += 1;
+            i += 1;
+            if self.len == LANES {
+                return i;
             }
         }
-        if j % 16 == 15 && j + 1 < n && max_repeats <= j + 1 {
-            let buckets = count(&seen);
-            if buckets.iter().all(|&b| j + 1 - b as usize >= max_repeats) {
-                return 0; // every lane has reached the limit
-            }
+        stop
+    }
+
+    /// The table lane of the window's `l`-th lane.
+    pub(super) fn lane(&self, l: usize) -> usize {
+        self.start + self.at[l] as usize
+    }
+
+    /// The window's lanes, a bit each (the low `len` bits).
+    pub(super) fn bits(&self) -> u32 {
+        match self.len {
+            LANES => u32::MAX,
+            k => (1u32 << k) - 1,
         }
     }
-    let buckets = count(&seen);
-    let mut green = [0u64; LANES];
-    for q in 0..4 {
-        _mm512_storeu_si512(green[8 * q..].as_mut_ptr().cast(), seen[4 * q + 3]);
-    }
-    let green_bit = Feedback::ALL_GREEN.0 as u32 - 192;
-    let mut alive = 0u32;
-    for l in 0..LANES {
-        let b = buckets[l] as usize;
-        alive |= ((n - b < max_repeats) as u32) << l;
-        out[l] = Split {
-            buckets: b,
-            sum_squares: 0,
-            is_candidate: green[l] >> green_bit & 1 == 1,
-        };
-    }
-    alive
 }
 
 /// True when the CPU packs rows with [`Local::build_masked`]'s byte compress
@@ -326,6 +478,17 @@ pub(super) fn presence_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     return std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512vpopcntdq");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// True when the CPU runs [`AnswerMajor::window_presence`] (AVX-512 with VPOPCNTDQ,
+/// BW and VBMI).
+pub(super) fn window_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return presence_available()
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vbmi");
     #[cfg(not(target_arch = "x86_64"))]
     false
 }
@@ -641,17 +804,18 @@ impl AnswerMajor {
         with_avx2!(block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split; LANES]) -> ())
     }
 
-    /// The guesses `g0..g0 + 32` with fewer than `max_repeats` repeats on the
-    /// candidates at `offsets` (a bit per guess), and for those their split in `out`
-    /// (the other lanes of `out` are meaningless). Candidates are taken one at a time
-    /// and compared lane by lane with all earlier ones (rows kept in `rows`), and the
-    /// sieve stops once every lane has reached `max_repeats`: usually after a dozen or
-    /// two candidates. Needs n <= [`SIEVE_MAX_N`].
+    /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than
+    /// `max_repeats` repeats on the candidates at `offsets`, and for those their split
+    /// in `out` (the other lanes of `out` are meaningless). Candidates are taken one
+    /// at a time and compared lane by lane with all earlier ones (rows kept in
+    /// `rows`), and the sieve stops once every wanted lane has reached `max_repeats`:
+    /// usually after a dozen or two candidates. Needs n <= [`SIEVE_MAX_N`].
     pub(super) fn block_sieve(
         &self,
         g0: usize,
         offsets: &[usize],
         max_repeats: usize,
+        want: u32,
         rows: &mut Vec<[u8; LANES]>,
         out: &mut [Split; LANES],
     ) -> u32 {
@@ -662,41 +826,66 @@ impl AnswerMajor {
             g0: usize,
             offsets: &[usize],
             max_repeats: usize,
+            want: u32,
             rows: &mut Vec<[u8; LANES]>,
             out: &mut [Split; LANES]
         ) -> u32)
     }
 
-    /// The guesses `g0..g0 + 32` with fewer than `max_repeats` repeats on the
-    /// candidates at `offsets` (a bit per guess), and for every lane its bucket count
-    /// and candidate test in `out` (meaningful for the kept ones; `sum_squares` is 0),
-    /// from per-lane masks of the feedbacks seen; stops once every lane has reached
-    /// `max_repeats`. Only where [`presence_available`].
+    /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than
+    /// `max_repeats` repeats on the candidates at `offsets`, and for every lane its
+    /// bucket count and candidate test in `out` (meaningful for the kept ones;
+    /// `sum_squares` is 0), from per-lane masks of the feedbacks seen; stops once
+    /// every wanted lane has reached `max_repeats`. Only where [`presence_available`].
     pub(super) fn block_presence(
         &self,
         g0: usize,
         offsets: &[usize],
         max_repeats: usize,
+        want: u32,
         out: &mut [Split; LANES],
     ) -> u32 {
         assert!(presence_available(), "block_presence needs AVX-512");
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has the features the kernel is compiled for (asserted above).
-        return unsafe { presence_avx512(&self.bytes, g0, offsets, max_repeats, out) };
+        return unsafe { presence_avx512(&self.bytes, g0, offsets, max_repeats, want, out) };
         #[cfg(not(target_arch = "x86_64"))]
-        unreachable!("{g0} {offsets:?} {max_repeats} {}", out.len())
+        unreachable!("{g0} {offsets:?} {max_repeats} {want} {}", out.len())
     }
 
-    /// The guesses `g0..g0 + 32` with fewer than `max_repeats` repeats on the
-    /// candidates at `offsets` (a bit per guess), and for every lane its split in
-    /// `out` (meaningful for the kept ones), from per-lane bucket counts in `counts`
-    /// (zero on entry, left zero). For the states too large for the pairwise kernels
-    /// or under a loose cutoff; stops once every lane has reached `max_repeats`.
+    /// [`AnswerMajor::block_presence`] over the lanes of `window` (lane `l` of `out`
+    /// and of the result is `window.lane(l)`). Only where [`window_available`].
+    pub(super) fn window_presence(
+        &self,
+        window: &Window,
+        offsets: &[usize],
+        max_repeats: usize,
+        want: u32,
+        out: &mut [Split; LANES],
+    ) -> u32 {
+        assert!(window_available(), "window_presence needs AVX-512 VBMI");
+        let want = want & window.bits();
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the CPU has the features the kernel is compiled for (asserted above).
+        return unsafe {
+            presence_window_avx512(&self.bytes, self.stride, window, offsets, max_repeats, want, out)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("{window:?} {offsets:?} {max_repeats} {want} {}", out.len())
+    }
+
+    /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than
+    /// `max_repeats` repeats on the candidates at `offsets`, and for every lane its
+    /// split in `out` (meaningful for the kept ones), from per-lane bucket counts in
+    /// `counts` (zero on entry, left zero). For the states too large for the pairwise
+    /// kernels or under a loose cutoff; stops once every wanted lane has reached
+    /// `max_repeats`.
     pub(super) fn block_tally(
         &self,
         g0: usize,
         offsets: &[usize],
         max_repeats: usize,
+        want: u32,
         counts: &mut [[u16; 256]; LANES],
         out: &mut [Split; LANES],
     ) -> u32 {
@@ -706,6 +895,7 @@ impl AnswerMajor {
             g0: usize,
             offsets: &[usize],
             max_repeats: usize,
+            want: u32,
             counts: &mut [[u16; 256]; LANES],
             out: &mut [Split; LANES]
         ) -> u32)
@@ -828,8 +1018,15 @@ mod tests {
             ids.dedup();
             let n = ids.len();
             let offsets: Vec<usize> = ids.iter().map(|&a| a.index() * stride).collect();
-            for _ in 0..8 {
+            for turn in 0..8 {
                 let g0 = next(stride / LANES) * LANES;
+                // The lanes wanted: all, or a random few (the others must come back
+                // dropped, and may stop the kernels no later).
+                let lanes = match turn % 2 {
+                    0 => u32::MAX,
+                    _ => (next(1 << 16) << 16 | next(1 << 16)) as u32,
+                };
+                let wanted = |l: usize| lanes >> l & 1 == 1;
                 for l in 0..LANES {
                     let g = GuessId::new(g0 + l);
                     let whole = major
@@ -839,10 +1036,13 @@ mod tests {
                 }
                 for max_repeats in [1, 2, 3, 5, 8, 16].into_iter().filter(|_| n <= SIEVE_MAX_N) {
                     let mut sieved = [Split::default(); LANES];
-                    let mask = major.block_sieve(g0, &offsets, max_repeats, &mut rows, &mut sieved);
+                    let mask =
+                        major.block_sieve(g0, &offsets, max_repeats, lanes, &mut rows, &mut sieved);
                     for l in 0..LANES {
                         let g = GuessId::new(g0 + l);
-                        let scan = major.bound_scan(g, &offsets, &mut counts, max_repeats);
+                        let scan = major
+                            .bound_scan(g, &offsets, &mut counts, max_repeats)
+                            .filter(|_| wanted(l));
                         if let Some(want) = scan {
                             let got = sieved[l];
                             assert_eq!(
@@ -866,10 +1066,12 @@ mod tests {
                     .filter(|_| presence)
                 {
                     let mut got = [Split::default(); LANES];
-                    let mask = major.block_presence(g0, &offsets, max_repeats, &mut got);
+                    let mask = major.block_presence(g0, &offsets, max_repeats, lanes, &mut got);
                     for l in 0..LANES {
                         let g = GuessId::new(g0 + l);
-                        let scan = major.bound_scan(g, &offsets, &mut counts, max_repeats);
+                        let scan = major
+                            .bound_scan(g, &offsets, &mut counts, max_repeats)
+                            .filter(|_| wanted(l));
                         assert_eq!(
                             mask >> l & 1 == 1,
                             scan.is_some(),
@@ -884,12 +1086,58 @@ mod tests {
                         }
                     }
                 }
+                if window_available() && n <= PRESENCE_MAX_N {
+                    // Windows over a random bitset of the lanes from g0 (dense or sparse).
+                    let words = stride.div_ceil(64);
+                    let density = 1 + next(8);
+                    let mut bits = vec![0u64; words];
+                    for g in g0..stride {
+                        if next(density) == 0 {
+                            bits[g / 64] |= 1 << (g % 64);
+                        }
+                    }
+                    let mut window = Window::default();
+                    let (mut from, mut seen) = (g0, 0);
+                    while from < stride && seen < 4 {
+                        let end = window.fill(&bits, from, stride);
+                        assert!(end > from && end <= (from + 128).min(stride));
+                        let got_lanes: Vec<usize> = (0..window.len).map(|l| window.lane(l)).collect();
+                        let want_lanes: Vec<usize> = (from..end)
+                            .filter(|&g| bits[g / 64] >> (g % 64) & 1 == 1)
+                            .collect();
+                        assert_eq!(got_lanes, want_lanes, "window from {from}");
+                        for max_repeats in [1, 5, 17, usize::MAX] {
+                            let mut got = [Split::default(); LANES];
+                            let mask =
+                                major.window_presence(&window, &offsets, max_repeats, lanes, &mut got);
+                            for l in 0..LANES {
+                                let scan = (l < window.len && wanted(l))
+                                    .then(|| {
+                                        let g = GuessId::new(window.lane(l));
+                                        major.bound_scan(g, &offsets, &mut counts, max_repeats)
+                                    })
+                                    .flatten();
+                                assert_eq!(mask >> l & 1 == 1, scan.is_some(), "lane {l}");
+                                if let Some(want) = scan {
+                                    assert_eq!(
+                                        (got[l].buckets, got[l].is_candidate),
+                                        (want.buckets, want.is_candidate),
+                                        "window lane {l}, max repeats {max_repeats}"
+                                    );
+                                }
+                            }
+                        }
+                        from = end;
+                        seen += 1;
+                    }
+                }
                 for max_repeats in [1, 5, 16, 40, usize::MAX] {
                     let mut tallied = [Split::default(); LANES];
                     let mask = major.block_tally(
                         g0,
                         &offsets,
                         max_repeats,
+                        lanes,
                         &mut tally_counts,
                         &mut tallied,
                     );
@@ -901,13 +1149,16 @@ mod tests {
                         g0,
                         &offsets,
                         max_repeats,
+                        lanes,
                         &mut tally_counts,
                         &mut plain,
                     );
                     assert_eq!(plain_mask, mask);
                     for l in 0..LANES {
                         let g = GuessId::new(g0 + l);
-                        let scan = major.bound_scan(g, &offsets, &mut counts, max_repeats);
+                        let scan = major
+                            .bound_scan(g, &offsets, &mut counts, max_repeats)
+                            .filter(|_| wanted(l));
                         assert_eq!(mask >> l & 1 == 1, scan.is_some(), "guess {g}");
                         if let Some(want) = scan {
                             for got in [tallied[l], plain[l]] {

@@ -23,7 +23,7 @@
 use super::bound::{Guess, INFEASIBLE};
 use super::groups::GROUP_MIN;
 use super::kernels::{
-    presence_available, Split, BLOCK_MAX, LANES, PRESENCE_MAX_N, SIEVE_MAX_N, SIEVE_MAX_REPEATS,
+    presence_available, window_available, Split, Window, BLOCK_MAX, LANES, PRESENCE_MAX_N, SIEVE_MAX_N, SIEVE_MAX_REPEATS,
 };
 use super::scratch::{Classes, Level};
 use super::state::{State, Work};
@@ -464,6 +464,11 @@ impl Solver<'_> {
         let by_block = !hard || dense || own_used || sorted.is_some();
         let blocks = by_block && n <= BLOCK_MAX;
         let presence = by_block && !blocks && n <= PRESENCE_MAX_N && presence_available();
+        // A hard-mode pre-scan reads only the lanes its bucket may play, 32 at a time
+        // through windows of the parent's table (`kernels::Window`), where the CPU
+        // has the byte permutes; otherwise whole blocks, its lanes masked.
+        let windowed = presence && sorted.is_some() && window_available();
+        let mut window = Window::default();
         let sieve = by_block
             && !blocks
             && !presence
@@ -527,14 +532,19 @@ impl Solver<'_> {
                 let l = live.trailing_zeros() as usize;
                 live &= live - 1;
                 let g = match local {
+                    Some(t) if windowed => t.guesses[window.lane(l)],
                     Some(t) => t.guesses[base + l],
                     None => GuessId::new(base + l),
                 };
                 (g, block[l])
             } else if g_next < block_end {
                 base = g_next;
-                g_next += LANES;
+                g_next = match windowed {
+                    true => window.fill(&level.lane_bits, base, block_end),
+                    false => base + LANES,
+                };
                 let handed_bits = match local {
+                    Some(_) if windowed => window.bits(),
                     Some(_) if sorted.is_some() => {
                         (level.lane_bits[base / 64] >> (base % 64)) as u32
                     }
@@ -550,14 +560,27 @@ impl Solver<'_> {
                     Some(_) => obj.max_repeats(n, left, least.min(cutoff)),
                     None => max_repeats,
                 };
+                // The kernels stop once every lane wanted has reached `max_repeats`.
+                let mut want = handed_bits;
                 if let (Some(_), Some(t)) = (floor, local) {
                     // The lanes come in order of their caps on the parent: once a
                     // block's first cap is at most `n - max_repeats`, no guess left
-                    // can make more buckets than a dropped one.
-                    if (t.caps[base] as usize) <= n.saturating_sub(max_repeats) {
+                    // can make more buckets than a dropped one. Within a block, the
+                    // lanes past that cap are dropped without a look.
+                    let beaten = n.saturating_sub(max_repeats);
+                    let cap = |l: usize| match windowed {
+                        true => t.caps[window.lane(l)] as usize,
+                        false => t.caps.get(base + l).map_or(0, |&c| c as usize),
+                    };
+                    if cap(0) <= beaten {
                         least = least.min(cutoff);
                         rejected = rejected.min(cutoff);
                         break;
+                    }
+                    let lanes = if windowed { window.len } else { LANES };
+                    let viable = (0..lanes).take_while(|&l| cap(l) > beaten).count();
+                    if viable < LANES {
+                        want &= (1u32 << viable) - 1;
                     }
                 }
                 let kept = if blocks {
@@ -568,12 +591,14 @@ impl Solver<'_> {
                     }
                     kept
                 } else if sieve {
-                    table.block_sieve(base, offsets, max_repeats, &mut level.rows, &mut block)
+                    table.block_sieve(base, offsets, max_repeats, want, &mut level.rows, &mut block)
+                } else if windowed {
+                    table.window_presence(&window, offsets, max_repeats, want, &mut block)
                 } else if presence {
-                    table.block_presence(base, offsets, max_repeats, &mut block)
+                    table.block_presence(base, offsets, max_repeats, want, &mut block)
                 } else {
                     let counts = (&mut level.tally[..LANES]).try_into().expect("32 lanes");
-                    table.block_tally(base, offsets, max_repeats, counts, &mut block)
+                    table.block_tally(base, offsets, max_repeats, want, counts, &mut block)
                 };
                 live = handed_bits & kept;
                 if handed_bits & !kept != 0 {
@@ -587,6 +612,7 @@ impl Solver<'_> {
                             let l = dropped.trailing_zeros() as usize;
                             dropped &= dropped - 1;
                             let g = match local {
+                                Some(t) if windowed => t.guesses[window.lane(l)],
                                 Some(t) => t.guesses[base + l],
                                 None => GuessId::new(base + l),
                             };
