@@ -142,6 +142,18 @@ pub(super) fn row_has_green(row: &[u8], ids: &[AnswerId]) -> bool {
     ids.iter().any(|&a| row[a.index()] == Feedback::ALL_GREEN.0)
 }
 
+/// Word `w` of the bitset of the lanes of a compact table (guesses `guesses`) whose
+/// guesses are set in `playable` (a bitset by guess id).
+fn playable_lanes(guesses: &[GuessId], playable: &[u64], w: usize) -> u64 {
+    let lanes = guesses.get(64 * w..).unwrap_or(&[]);
+    let mut word = 0u64;
+    for (k, g) in lanes.iter().take(64).enumerate() {
+        let gi = g.index();
+        word |= (playable[gi / 64] >> (gi % 64) & 1) << k;
+    }
+    word
+}
+
 impl Solver<'_> {
     /// Steps 1 and 2 of [`Solver::search`]: closed forms, the transposition table, and the scan. Either
     /// settles the state, or leaves the guesses to expand in `level.order`, unsorted
@@ -424,13 +436,14 @@ impl Solver<'_> {
             level.scan_list.clear();
             if let Some(t) = sorted.or(from_parent) {
                 // The parent's lanes this state may play (its playable guesses are
-                // among them: the parent hands down only guesses it may play).
+                // among them: the parent hands down only guesses it may play). A
+                // pre-scan finds them as it goes, as it often stops before the end.
                 level.lane_bits.clear();
                 level.lane_bits.resize(t.table.stride.div_ceil(64), 0);
-                for (j, g) in t.guesses.iter().enumerate() {
-                    let gi = g.index();
-                    let bit = level.scan_bits[gi / 64] >> (gi % 64) & 1;
-                    level.lane_bits[j / 64] |= bit << (j % 64);
+                if sorted.is_none() {
+                    for (w, word) in level.lane_bits.iter_mut().enumerate() {
+                        *word = playable_lanes(&t.guesses, &level.scan_bits, w);
+                    }
                 }
             }
             if sorted.is_some() {
@@ -512,6 +525,8 @@ impl Solver<'_> {
         // The block's lanes still to look at (handed down, not dropped early), from
         // guess `base`: a block costs one pass over 32 lanes, not 32 loop turns.
         let (mut live, mut base) = (0u32, 0usize);
+        // Words of `level.lane_bits` filled so far (a pre-scan fills them as it goes).
+        let mut lane_words = 0usize;
         // A state that may build a compact table for its children keeps, per guess, the
         // most buckets it can make here (`Local::caps`): no more on any subset.
         // Hard mode: a state whose buckets are pre-scanned (`expand.rs`) records them,
@@ -539,6 +554,13 @@ impl Solver<'_> {
                 (g, block[l])
             } else if g_next < block_end {
                 base = g_next;
+                if let Some(t) = sorted {
+                    let upto = (base + 2 * 64).min(block_end).div_ceil(64);
+                    for w in lane_words..upto {
+                        level.lane_bits[w] = playable_lanes(&t.guesses, &level.scan_bits, w);
+                    }
+                    lane_words = lane_words.max(upto);
+                }
                 g_next = match windowed {
                     true => window.fill(&level.lane_bits, base, block_end),
                     false => base + LANES,
