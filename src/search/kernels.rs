@@ -229,12 +229,7 @@ macro_rules! presence_loop {
             ($offsets, $max_repeats, $want, $out);
         let n = offsets.len();
         let one = _mm512_set1_epi64(1);
-        let shift = [
-            _mm512_set1_epi64(0),
-            _mm512_set1_epi64(64),
-            _mm512_set1_epi64(128),
-            _mm512_set1_epi64(192),
-        ];
+        let shift = [0, 1, 2, 3].map(|w| _mm512_set1_epi64(w));
         // `seen[4 * q + w]`: word `w` of the masks of lanes `8q .. 8q + 8`.
         let mut seen = [_mm512_setzero_si512(); 16];
         // Buckets per lane: the population of the lane's four words.
@@ -253,10 +248,12 @@ macro_rules! presence_loop {
         for (j, &$o) in offsets.iter().enumerate() {
             let quads: [__m512i; 4] = $quads;
             for q in 0..4 {
+                // The feedback's bit within its word, then the word it goes to.
+                let bit = _mm512_rolv_epi64(one, quads[q]);
+                let word = _mm512_srli_epi64::<6>(quads[q]);
                 for w in 0..4 {
-                    // A shift of 64 or more (also a negative one, as unsigned) gives 0.
-                    let bit = _mm512_sllv_epi64(one, _mm512_sub_epi64(quads[q], shift[w]));
-                    seen[4 * q + w] = _mm512_or_si512(seen[4 * q + w], bit);
+                    let k = _mm512_cmpeq_epi64_mask(word, shift[w]);
+                    seen[4 * q + w] = _mm512_mask_or_epi64(seen[4 * q + w], k, seen[4 * q + w], bit);
                 }
             }
             if j % 16 == 15 && j + 1 < n && max_repeats <= j + 1 {
