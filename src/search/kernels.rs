@@ -199,25 +199,6 @@ fn tally(
     alive & want
 }
 
-/// The body of [`AnswerMajor::block_presence`]: per lane, the set of feedbacks seen so
-/// far as a 256-bit mask held in registers (4 words of 64 bits for each of the 32
-/// lanes: sixteen 512-bit registers), one candidate at a time; the bucket count is the
-/// mask's population. No memory is written in the loop, where the tally's per-lane
-/// counters are a load and a store each (its time is the wait on those loads). The
-/// all-green feedback (242) is bit 50 of the last word, so the candidate test comes
-/// free. The sum of squared bucket sizes is not counted (reported as 0): it only breaks
-/// ties in the order of expansion, and without it `syncs` (NYT) searched 0.8% more
-/// states.
-///
-/// Measured (farm-bench, one thread, release, against the tally and sieve it replaces
-/// for states of 23 to 255 candidates): NYT `syncs` exact 13.3 -> 9.8 CPU-s with the
-/// tally alone replaced, then 8.3 -> 7.3 with the sieve too; NYT 8 poor openers
-/// (`faith taint hoiks edict stell etuis reffo chout`) 32.1 -> 24.1 (A/B 0.75);
-/// original lists `trace crane adieu audio` 6.5 -> 5.3; `check --opener any
-/// --min-over 4 --sample 400` 51.1 -> 41.0. Tried: a prefetch of the rows ahead
-/// (no change); the kernel for states of 12 to 22 candidates instead of the block
-/// scan (9% slower); for states above 255 (no change on `syncs`, and the order's tie
-/// break matters most there, so left to the tally).
 /// The loop of the presence kernels ([`presence_avx512`], [`presence_window_avx512`]):
 /// `$quads` gives, for the row at offset `$o`, its 32 feedbacks as four vectors of
 /// eight 64-bit lanes.
@@ -307,7 +288,11 @@ macro_rules! presence_loop {
 /// --min-over 4 --sample 400` 51.1 -> 41.0. Tried: a prefetch of the rows ahead
 /// (no change); the kernel for states of 12 to 22 candidates instead of the block
 /// scan (9% slower); for states above 255 (no change on `syncs`, and the order's tie
-/// break matters most there, so left to the tally).
+/// break matters most there, so left to the tally). A feedback sets its bit by one
+/// rotate of 1 and four masked ORs (its word picked by a compare of `f >> 6`), not by
+/// four variable shifts of `f - 64w`: NYT normal, the nine poor openers of
+/// `expand.rs`, 11.7 -> 9.4 CPU-s (A/B 0.80); NYT hard `nyong botty vivos cheth` A/B
+/// 0.935; same results.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
 unsafe fn presence_avx512(
