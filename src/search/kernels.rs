@@ -210,7 +210,7 @@ macro_rules! presence_loop {
             ($offsets, $max_repeats, $want, $out);
         let n = offsets.len();
         let one = _mm512_set1_epi64(1);
-        let shift = [0, 1, 2, 3].map(|w| _mm512_set1_epi64(w));
+        let words = [0, 1, 2, 3].map(|w| _mm512_set1_epi64(w));
         // `seen[4 * q + w]`: word `w` of the masks of lanes `8q .. 8q + 8`.
         let mut seen = [_mm512_setzero_si512(); 16];
         // Buckets per lane: the population of the lane's four words.
@@ -233,7 +233,7 @@ macro_rules! presence_loop {
                 let bit = _mm512_rolv_epi64(one, quads[q]);
                 let word = _mm512_srli_epi64::<6>(quads[q]);
                 for w in 0..4 {
-                    let k = _mm512_cmpeq_epi64_mask(word, shift[w]);
+                    let k = _mm512_cmpeq_epi64_mask(word, words[w]);
                     seen[4 * q + w] = _mm512_mask_or_epi64(seen[4 * q + w], k, seen[4 * q + w], bit);
                 }
             }
