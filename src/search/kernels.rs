@@ -292,7 +292,8 @@ macro_rules! presence_loop {
 /// rotate of 1 and four masked ORs (its word picked by a compare of `f >> 6`), not by
 /// four variable shifts of `f - 64w`: NYT normal, the nine poor openers of
 /// `expand.rs`, 11.7 -> 9.4 CPU-s (A/B 0.80); NYT hard `nyong botty vivos cheth` A/B
-/// 0.935; same results.
+/// 0.935; same results. A prefetch of each row's next cache line: the nine openers
+/// A/B 0.91 (hard mode's four: 1.02, noise); of the line 128 or 96 bytes on, the same.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vpopcntdq")]
 unsafe fn presence_avx512(
@@ -306,6 +307,9 @@ unsafe fn presence_avx512(
     presence_loop!(offsets, max_repeats, want, out, |o| {
         let row = &table[o + g0..o + g0 + LANES];
         let p = row.as_ptr();
+        // The row's next cache line, for the blocks after this one (the rows are far
+        // apart, and a scan reads them block after block).
+        _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64).cast());
         // SAFETY: `row` holds 32 bytes, so bytes 8q .. 8q + 8 are in bounds.
         [0, 1, 2, 3].map(|q| _mm512_cvtepu8_epi64(_mm_loadl_epi64(p.add(8 * q).cast())))
     })
@@ -315,7 +319,8 @@ unsafe fn presence_avx512(
 /// lanes of `window`, each row's two 64-byte halves of the window loaded (only the
 /// lanes read) and its 32 lanes picked, zero-extended, by four byte permutes: per row
 /// two loads and four permutes where the block kernel has four loads that widen.
-/// Tried: a prefetch of the row 8 or 24 rows ahead (A/B 0.97 and 1.03, noise).
+/// Tried: a prefetch of the row 8 or 24 rows ahead (A/B 0.97 and 1.03, noise), or of
+/// the next window's line (0.995).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vpopcntdq")]
 unsafe fn presence_window_avx512(
