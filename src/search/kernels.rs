@@ -234,7 +234,8 @@ macro_rules! presence_loop {
                 let word = _mm512_srli_epi64::<6>(quads[q]);
                 for w in 0..4 {
                     let k = _mm512_cmpeq_epi64_mask(word, words[w]);
-                    seen[4 * q + w] = _mm512_mask_or_epi64(seen[4 * q + w], k, seen[4 * q + w], bit);
+                    seen[4 * q + w] =
+                        _mm512_mask_or_epi64(seen[4 * q + w], k, seen[4 * q + w], bit);
                 }
             }
             if j % 16 == 15 && j + 1 < n && max_repeats <= j + 1 {
@@ -855,7 +856,15 @@ impl AnswerMajor {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the CPU has the features the kernel is compiled for (asserted above).
         return unsafe {
-            presence_window_avx512(&self.bytes, self.stride, window, offsets, max_repeats, want, out)
+            presence_window_avx512(
+                &self.bytes,
+                self.stride,
+                window,
+                offsets,
+                max_repeats,
+                want,
+                out,
+            )
         };
         #[cfg(not(target_arch = "x86_64"))]
         unreachable!("{window:?} {offsets:?} {max_repeats} {want} {}", out.len())
@@ -1088,15 +1097,21 @@ mod tests {
                     while from < stride && seen < 4 {
                         let end = window.fill(&bits, from, stride);
                         assert!(end > from && end <= (from + 128).min(stride));
-                        let got_lanes: Vec<usize> = (0..window.len).map(|l| window.lane(l)).collect();
+                        let got_lanes: Vec<usize> =
+                            (0..window.len).map(|l| window.lane(l)).collect();
                         let want_lanes: Vec<usize> = (from..end)
                             .filter(|&g| bits[g / 64] >> (g % 64) & 1 == 1)
                             .collect();
                         assert_eq!(got_lanes, want_lanes, "window from {from}");
                         for max_repeats in [1, 5, 17, usize::MAX] {
                             let mut got = [Split::default(); LANES];
-                            let mask =
-                                major.window_presence(&window, &offsets, max_repeats, lanes, &mut got);
+                            let mask = major.window_presence(
+                                &window,
+                                &offsets,
+                                max_repeats,
+                                lanes,
+                                &mut got,
+                            );
                             for l in 0..LANES {
                                 let scan = (l < window.len && wanted(l))
                                     .then(|| {

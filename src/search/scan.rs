@@ -23,7 +23,8 @@
 use super::bound::{Guess, INFEASIBLE};
 use super::groups::GROUP_MIN;
 use super::kernels::{
-    presence_available, window_available, Split, Window, BLOCK_MAX, LANES, PRESENCE_MAX_N, SIEVE_MAX_N, SIEVE_MAX_REPEATS,
+    presence_available, window_available, Split, Window, BLOCK_MAX, LANES, PRESENCE_MAX_N,
+    SIEVE_MAX_N, SIEVE_MAX_REPEATS,
 };
 use super::scratch::{Classes, Level};
 use super::state::{State, Work};
@@ -613,7 +614,14 @@ impl Solver<'_> {
                     }
                     kept
                 } else if sieve {
-                    table.block_sieve(base, offsets, max_repeats, want, &mut level.rows, &mut block)
+                    table.block_sieve(
+                        base,
+                        offsets,
+                        max_repeats,
+                        want,
+                        &mut level.rows,
+                        &mut block,
+                    )
                 } else if windowed {
                     table.window_presence(&window, offsets, max_repeats, want, &mut block)
                 } else if presence {
