@@ -927,7 +927,7 @@ mod tests {
         };
         let (own, plain) = (solver_with(HARD_OWN_MIN), solver_with(usize::MAX));
         let all: Vec<AnswerId> = game.all_answer_ids();
-        let (mut compared, mut least_bounds) = (0, 0);
+        let (mut compared, mut least_bounds, mut least_pairs) = (0, 0, 0);
         for opener in ["fuzzy", "mamma", "civic"] {
             let word = crate::Word::parse(opener).unwrap();
             let g1 = game.guess_id(word).unwrap();
@@ -987,6 +987,20 @@ mod tests {
                                 .map(|&p| ((p >> 64) as u32, (p & 0xffff) as u16))
                                 .collect();
                             order.sort_unstable();
+                            if kind == 1 && cutoff == INFEASIBLE {
+                                // The least-bound scan keeps a subset of the plain scan's
+                                // (bound, guess) pairs: the same guesses behind its lanes.
+                                solver.least_bound(&child, cutoff, 0, &mut below);
+                                let (level, _) = below.level();
+                                for &p in &level.order {
+                                    let pair = ((p >> 64) as u32, (p & 0xffff) as u16);
+                                    assert!(
+                                        order.binary_search(&pair).is_ok(),
+                                        "{opener}: least-bound pair {pair:?}"
+                                    );
+                                    least_pairs += 1;
+                                }
+                            }
                             results.push((kind, v, if kind == 1 { order } else { Vec::new() }));
                             // The pre-scan's least bound, through the parent's table
                             // by cap: the scan's bound above its floor, never more.
@@ -1012,6 +1026,7 @@ mod tests {
         }
         assert!(compared > 100, "{compared} scans compared");
         assert!(least_bounds > 400, "{least_bounds} least bounds");
+        assert!(least_pairs > 1000, "{least_pairs} least-bound pairs");
     }
 
     /// [`Solver::least_bound`] under a parent's compact table (lanes in order of their
