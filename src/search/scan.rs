@@ -23,7 +23,7 @@
 use super::bound::{Guess, INFEASIBLE};
 use super::groups::GROUP_MIN;
 use super::kernels::{
-    presence_available, window_available, Split, Window, BLOCK_MAX, LANES, PRESENCE_MAX_N,
+    presence_available, window_available, Local, Split, Window, BLOCK_MAX, LANES, PRESENCE_MAX_N,
     SIEVE_MAX_N, SIEVE_MAX_REPEATS,
 };
 use super::scratch::{Classes, Level};
@@ -153,6 +153,16 @@ fn playable_lanes(guesses: &[GuessId], playable: &[u64], w: usize) -> u64 {
         word |= (playable[gi / 64] >> (gi % 64) & 1) << k;
     }
     word
+}
+
+/// The guess of lane `l` of the block read from lane `base` of `local` (through
+/// `window` when the block is one), or of the full table.
+fn lane_guess(local: Option<&Local>, window: Option<&Window>, base: usize, l: usize) -> GuessId {
+    match (local, window) {
+        (Some(t), Some(w)) => t.guesses[w.lane(l)],
+        (Some(t), None) => t.guesses[base + l],
+        (None, _) => GuessId::new(base + l),
+    }
 }
 
 impl Solver<'_> {
@@ -357,7 +367,7 @@ impl Solver<'_> {
         head: Head,
         floor: Option<u32>,
         work: &mut Work,
-        own: &mut super::kernels::Local,
+        own: &mut Local,
     ) -> Scanned {
         let State {
             ids,
@@ -547,12 +557,10 @@ impl Solver<'_> {
             let (g, split) = if live != 0 {
                 let l = live.trailing_zeros() as usize;
                 live &= live - 1;
-                let g = match local {
-                    Some(t) if windowed => t.guesses[window.lane(l)],
-                    Some(t) => t.guesses[base + l],
-                    None => GuessId::new(base + l),
-                };
-                (g, block[l])
+                (
+                    lane_guess(local, windowed.then_some(&window), base, l),
+                    block[l],
+                )
             } else if g_next < block_end {
                 base = g_next;
                 if let Some(t) = sorted {
@@ -641,11 +649,7 @@ impl Solver<'_> {
                         while dropped != 0 {
                             let l = dropped.trailing_zeros() as usize;
                             dropped &= dropped - 1;
-                            let g = match local {
-                                Some(t) if windowed => t.guesses[window.lane(l)],
-                                Some(t) => t.guesses[base + l],
-                                None => GuessId::new(base + l),
-                            };
+                            let g = lane_guess(local, windowed.then_some(&window), base, l);
                             level.caps[g.index()] = cap;
                         }
                     }
