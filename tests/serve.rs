@@ -188,11 +188,14 @@ fn candidates_review_and_opener_values() {
         );
         let (_, v, _) = get("/api/opener?word=caret&mode=hard").await;
         assert_eq!(v["cannot_finish"], true, "{v}");
-        // The normal-mode table is complete; the hard-mode one is not.
+        // Both tables of the original lists are complete: a poor opener is known in
+        // either mode, with a proved rank.
         let (_, v, _) = get("/api/opener?word=zymic").await;
         assert_eq!(v["known"], true, "{v}");
         let (_, v, _) = get("/api/opener?word=zymic&mode=hard").await;
-        assert_eq!(v["known"], false, "{v}");
+        assert_eq!(v["known"], true, "{v}");
+        assert_eq!(v["complete"], true, "{v}");
+        assert_eq!(v["total"], 8944, "{v}");
         let (status, v, _) = get("/api/opener?word=zzzzz").await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert!(
