@@ -432,3 +432,90 @@ fn a_review_request_shares_one_deadline() {
         assert!(v.get("solved").is_none(), "{v}");
     });
 }
+
+/// The opener API over a partial table: an opener in the table is known with a rank
+/// among the openers solved so far, never a proved rank; one not in it is unknown, and
+/// the note says how far the table has got. With no table at all (hard mode here) the
+/// note names only the tree.
+#[test]
+fn opener_values_from_a_partial_table() {
+    use wordle_tree::opener_table::{Entry, OpenerTable};
+    let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let full =
+        OpenerTable::load_for(&repo.join("tables/wordle.normal.csv"), &game, false, 6).unwrap();
+    // The 40 best openers, as if the table run had stopped part way.
+    let entries: Vec<(wordle_tree::Word, Entry)> = full
+        .rows()
+        .iter()
+        .take(40)
+        .map(|r| (r.opener, r.entry))
+        .collect();
+    let crane = full.rows()[..40]
+        .iter()
+        .find(|r| r.opener.to_string() == "crane")
+        .expect("crane is among the 40 best normal openers");
+    let partial = OpenerTable::new(&game, false, 6, entries);
+    assert!(!partial.is_complete());
+    let dir = tempfile::tempdir().unwrap();
+    partial
+        .save(
+            &dir.path()
+                .join(wordle_tree::opener_table::shipped_name(&game, false)),
+        )
+        .unwrap();
+    static STOP: AtomicBool = AtomicBool::new(false);
+    let app = Arc::new(
+        App::new(
+            Config {
+                lists: vec!["wordle".into()],
+                tree_dirs: vec![repo.join("trees")],
+                table_dirs: vec![dir.path().to_path_buf()],
+                time_limit: Duration::from_secs(5),
+                max_searches: 2,
+            },
+            &STOP,
+        )
+        .unwrap(),
+    );
+    let ask = |uri: String| {
+        let app = app.clone();
+        async move {
+            let res = router(app)
+                .oneshot(Request::get(uri.as_str()).body(Body::empty()).unwrap())
+                .await
+                .unwrap();
+            assert_eq!(res.status(), StatusCode::OK, "{uri}");
+            let bytes = res.into_body().collect().await.unwrap().to_bytes();
+            serde_json::from_slice::<serde_json::Value>(&bytes).unwrap()
+        }
+    };
+    rt().block_on(async {
+        let v = ask("/api/opener?word=crane".into()).await;
+        assert_eq!(v["known"], true, "{v}");
+        assert_eq!(v["complete"], false, "{v}");
+        assert_eq!(v["solved"], 40, "{v}");
+        assert_eq!(v["openers"], 12972, "{v}");
+        assert_eq!(v["rank"], crane.rank.unwrap(), "{v}");
+        let Entry::Exact { total, .. } = crane.entry else {
+            panic!("crane has an exact total")
+        };
+        assert_eq!(v["total"], total, "{v}");
+        let text = v["rank_text"].as_str().unwrap();
+        assert!(text.contains("among the 40 openers solved so far"), "{v}");
+        assert!(text.contains("not a proved rank"), "{v}");
+        // Not in the partial table: unknown, and the note says how far it has got.
+        let v = ask("/api/opener?word=zymic".into()).await;
+        assert_eq!(v["known"], false, "{v}");
+        assert!(v.get("total").is_none(), "{v}");
+        let note = v["note"].as_str().unwrap();
+        assert!(note.contains("the tree is from salet"), "{v}");
+        assert!(note.contains("has 40 of 12972 openers so far"), "{v}");
+        assert!(note.contains("solve --opener zymic"), "{v}");
+        // No hard table in that directory: unknown, the note names only the tree.
+        let v = ask("/api/opener?word=zymic&mode=hard".into()).await;
+        assert_eq!(v["known"], false, "{v}");
+        let note = v["note"].as_str().unwrap();
+        assert!(!note.contains("opener table"), "{v}");
+    });
+}
