@@ -28,9 +28,15 @@ fn app() -> Arc<App> {
     .clone()
 }
 
-/// GET `uri`: status, JSON body (or the text as a JSON string), content type.
+/// GET `uri` from the shared app: status, JSON body (or the text as a JSON string),
+/// content type.
 async fn get(uri: &str) -> (StatusCode, serde_json::Value, String) {
-    let res = router(app())
+    get_from(app(), uri).await
+}
+
+/// GET `uri` from `app`, as [`get`].
+async fn get_from(app: Arc<App>, uri: &str) -> (StatusCode, serde_json::Value, String) {
+    let res = router(app)
         .oneshot(Request::get(uri).body(Body::empty()).unwrap())
         .await
         .unwrap();
@@ -481,13 +487,9 @@ fn opener_values_from_a_partial_table() {
     let ask = |uri: String| {
         let app = app.clone();
         async move {
-            let res = router(app)
-                .oneshot(Request::get(uri.as_str()).body(Body::empty()).unwrap())
-                .await
-                .unwrap();
-            assert_eq!(res.status(), StatusCode::OK, "{uri}");
-            let bytes = res.into_body().collect().await.unwrap().to_bytes();
-            serde_json::from_slice::<serde_json::Value>(&bytes).unwrap()
+            let (status, v, _) = get_from(app, &uri).await;
+            assert_eq!(status, StatusCode::OK, "{uri}");
+            v
         }
     };
     rt().block_on(async {
