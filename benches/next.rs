@@ -5,8 +5,8 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use wordle_tree::format::file;
-use wordle_tree::play::{self, Guide, Step};
+use wordle_tree::players::play::{self, Guide, Step};
+use wordle_tree::tree::file;
 use wordle_tree::{FeedbackTable, Game, ListSource};
 
 const TREE: &str = concat!(

@@ -1,37 +1,29 @@
 //! wordle-tree: provably optimal Wordle strategies.
 //!
-//! Module map:
-//! - [`word`]: `Word` and word-list loading with line-accurate errors.
-//! - [`echo`]: input quoted in messages, escaped and cut short.
-//! - [`game`]: answers, allowed guesses (their union), ids, list checksum.
-//! - [`feedback`]: the colours of a guess against an answer; the only place that
-//!   knows the duplicate-letter rule.
-//! - [`table`]: the guess x answer feedback table, built once in parallel.
-//! - [`candidates`]: sets of candidates and partitioning them into buckets.
-//! - [`hard`]: what a hard-mode history revealed and which guesses it allows.
-//! - [`analysis`]: one-level metrics (`rank`) and heuristic players (`simulate`).
+//! Module map, one folder a layer; a layer imports only the layers listed above it:
+//! - [`game`]: answers, allowed guesses (their union), ids, list checksum; and below
+//!   it [`game::word`] (word-list loading with line-accurate errors), [`game::echo`]
+//!   (input quoted in messages), [`game::feedback`] (the colours of a guess against an
+//!   answer; the only place that knows the duplicate-letter rule), [`game::table`]
+//!   (the guess x answer feedback table), [`game::candidates`] (sets of candidates and
+//!   their buckets) and [`game::hard`] (what a hard-mode history revealed).
+//! - [`store`]: what is kept on disk: result files and results directories
+//!   ([`store::results`]: atomic writes of every output file, stale temp cleanup,
+//!   shards) and opener tables ([`store::opener_table`]: every opener's exact total,
+//!   rank and max depth).
+//! - [`tree`]: decision trees, replay and verification; the binary tree file
+//!   ([`tree::file`]) and the text exports ([`tree::text`]).
 //! - [`search`]: the exact branch-and-bound solver: its public questions and parallel
 //!   drivers, the per-state scan and expansion, the scan kernels over the
 //!   answer-major feedback, the bounds ([`search::bound`]) and the transposition
 //!   table ([`search::tt`]).
-//! - [`check`]: depth claims (`check`): within D guesses, the fewest answers over D,
-//!   exceptions; PROVED with a witness tree, REFUTED with evidence.
-//! - [`min_over`]: `check --opener any --min-over D`: the fewest answers over D over
-//!   every opener, proved, resumable and shardable.
-//! - [`tree`]: decision trees, replay and verification.
-//! - [`format`]: the binary tree file and the text exports.
-//! - [`play`]: histories (`GUESS:FEEDBACK`), following a tree, next-guess advice
-//!   (solved exactly off the tree).
-//! - [`review`]: an exact review of a played game (best guesses, what each choice
-//!   cost, luck), from the tree and the solver.
-//! - [`serve`]: the local web page and JSON API (axum on tokio).
-//! - [`openers`]: exact ranking of many openers, resumable and shardable.
-//! - [`opener_table`]: opener tables (`tables/<list>.<mode>.csv`): every opener's
-//!   exact total, rank and max depth; format, parser, writer, matching to the lists.
-//! - [`results`]: result files and results directories (format, atomic writes of
-//!   every output file, stale temp cleanup, shards), shared by `openers` and `check`.
-//! - [`proof`]: one opener's proof as units in a results directory: resumable,
-//!   shardable, merged into the whole tree.
+//! - [`analysis`]: one-level metrics (`rank`) and heuristic players (`simulate`).
+//! - [`jobs`]: the long jobs: depth claims ([`jobs::check`]), the fewest answers over
+//!   D over every opener ([`jobs::min_over`]), exact ranking of many openers
+//!   ([`jobs::openers`]), one opener's proof as units ([`jobs::proof`]).
+//! - [`players`]: histories and next-guess advice ([`players::play`]), the exact review
+//!   of a played game ([`players::review`]), the local web page and JSON API
+//!   ([`players::serve`]).
 //!
 //! The command-line interface (clap types, output) lives in the binary (`src/main.rs`,
 //! `src/cli/`); the docs it and the code cite (interfaces, formats, bad-input rules,
@@ -47,27 +39,14 @@
 //! Arguments are always in the order (guess, answer).
 
 pub mod analysis;
-pub mod candidates;
-pub mod check;
-pub mod echo;
-pub mod feedback;
-pub mod format;
 pub mod game;
-pub mod hard;
-pub mod min_over;
-pub mod opener_table;
-pub mod openers;
-pub mod play;
-pub mod proof;
-pub mod results;
-pub mod review;
+pub mod jobs;
+pub mod players;
 pub mod search;
-pub mod serve;
-pub mod table;
+pub mod store;
 pub mod tree;
-pub mod word;
 
-pub use feedback::Feedback;
+pub use game::feedback::Feedback;
+pub use game::table::FeedbackTable;
+pub use game::word::Word;
 pub use game::{Game, ListSource};
-pub use table::FeedbackTable;
-pub use word::Word;

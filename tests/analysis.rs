@@ -6,9 +6,9 @@ use assert_cmd::Command;
 use common::Rng;
 use std::collections::HashMap;
 use wordle_tree::analysis::{self, Metric};
-use wordle_tree::feedback::reference_feedback;
+use wordle_tree::game::feedback::reference_feedback;
+use wordle_tree::game::hard::Revealed;
 use wordle_tree::game::{AnswerId, GuessId};
-use wordle_tree::hard::Revealed;
 use wordle_tree::{Feedback, FeedbackTable, Game, ListSource, Word};
 
 const METRICS: [Metric; 5] = [

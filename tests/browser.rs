@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-use wordle_tree::play::{self, Advice};
+use wordle_tree::players::play::{self, Advice};
 
 /// Kills the child process when dropped (also when the test fails).
 struct Killed(Child);
@@ -154,7 +154,7 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
     };
     // What the page should show, from the library.
     let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
-    let tree = wordle_tree::format::file::load(
+    let tree = wordle_tree::tree::file::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),
         &game,
     )
@@ -169,14 +169,14 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
     else {
         panic!("not solved after two steps")
     };
-    let review = wordle_tree::review::review(
+    let review = wordle_tree::players::review::review(
         &game,
         Some(&tree),
         false,
         6,
         &steps,
         &stop,
-        wordle_tree::review::Options {
+        wordle_tree::players::review::Options {
             tree_optimal: true,
             ..Default::default()
         },

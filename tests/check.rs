@@ -5,9 +5,9 @@ mod common;
 use assert_cmd::Command;
 use common::{brute, random_game, Rng};
 use std::sync::atomic::AtomicBool;
-use wordle_tree::check::{self, Verdict};
+use wordle_tree::game::hard::Revealed;
 use wordle_tree::game::{AnswerId, GuessId};
-use wordle_tree::hard::Revealed;
+use wordle_tree::jobs::check::{self, Verdict};
 use wordle_tree::search::bound::{INFEASIBLE, OVER_PENALTY};
 use wordle_tree::search::Objective;
 use wordle_tree::FeedbackTable;
@@ -26,7 +26,7 @@ fn brute_from(
     let ids: Vec<AnswerId> = game.all_answer_ids();
     let word = game.guesses[opener.index()];
     let mut cost = 0;
-    for (f, b) in wordle_tree::candidates::partition(table, opener, &ids) {
+    for (f, b) in wordle_tree::game::candidates::partition(table, opener, &ids) {
         let fb = f;
         cost += if fb.is_all_green() {
             common::answer_cost(obj, max, b[0], 1)

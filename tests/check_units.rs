@@ -1,4 +1,4 @@
-//! One depth claim as units (`wordle_tree::proof` with objective `within D`,
+//! One depth claim as units (`wordle_tree::jobs::proof` with objective `within D`,
 //! `check --opener W --max-guesses D --results DIR`): the verdict equals plain `check`
 //! and the brute force; shards merge to a tree `verify` accepts; reruns redo only what
 //! is missing or damaged (a tampered refutation included); foreign files (other D,
@@ -11,10 +11,10 @@ use assert_cmd::Command;
 use common::{brute, random_game, Rng};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use wordle_tree::check;
+use wordle_tree::game::hard::Revealed;
 use wordle_tree::game::{AnswerId, Game, GuessId};
-use wordle_tree::hard::Revealed;
-use wordle_tree::proof::{self, Outcome, Plan, ProofError, Read, Record, Scan, Verdict};
+use wordle_tree::jobs::check;
+use wordle_tree::jobs::proof::{self, Outcome, Plan, ProofError, Read, Record, Scan, Verdict};
 use wordle_tree::search::bound::INFEASIBLE;
 use wordle_tree::search::{Config, Objective, Solver};
 use wordle_tree::FeedbackTable;
@@ -68,7 +68,7 @@ fn opener(game: &Game, table: &FeedbackTable) -> GuessId {
         .map(GuessId::new)
         .max_by_key(|&g| {
             let ids = game.all_answer_ids();
-            wordle_tree::candidates::partition(table, g, &ids).len()
+            wordle_tree::game::candidates::partition(table, g, &ids).len()
         })
         .unwrap()
 }

@@ -5,8 +5,8 @@
 
 use assert_cmd::Command;
 use std::path::Path;
-use wordle_tree::play;
-use wordle_tree::word::WordList;
+use wordle_tree::game::word::WordList;
+use wordle_tree::players::play;
 use wordle_tree::{Game, ListSource};
 
 fn cli() -> Command {

@@ -2,7 +2,7 @@
 //! against the slow reference, and parse/display round trips.
 
 use proptest::prelude::*;
-use wordle_tree::feedback::{reference_feedback, FeedbackError, FEEDBACKS};
+use wordle_tree::game::feedback::{reference_feedback, FeedbackError, FEEDBACKS};
 use wordle_tree::{Feedback, Word};
 
 fn w(s: &str) -> Word {

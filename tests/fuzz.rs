@@ -16,14 +16,14 @@ use proptest::prelude::*;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
-use wordle_tree::format::file::{self, HEADER_BYTES};
-use wordle_tree::format::text;
+use wordle_tree::game::hard::Revealed;
+use wordle_tree::game::word::{Word, WordList};
 use wordle_tree::game::{AnswerId, GuessId};
-use wordle_tree::hard::Revealed;
-use wordle_tree::play::{self, Advice, Guide};
+use wordle_tree::players::play::{self, Advice, Guide};
 use wordle_tree::search::{Config, Solver};
+use wordle_tree::tree::file::{self, HEADER_BYTES};
+use wordle_tree::tree::text;
 use wordle_tree::tree::{Node, Tree};
-use wordle_tree::word::{Word, WordList};
 use wordle_tree::{Feedback, FeedbackTable, Game, ListSource};
 
 fn cases(default: u32) -> ProptestConfig {

@@ -7,10 +7,10 @@ use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
+use wordle_tree::game::word::Word;
 use wordle_tree::game::{Game, ListSource};
-use wordle_tree::openers::{Outcome, Record};
-use wordle_tree::results::{Header, ResultFile};
-use wordle_tree::word::Word;
+use wordle_tree::jobs::openers::{Outcome, Record};
+use wordle_tree::store::results::{Header, ResultFile};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("wordle-tree")
@@ -129,9 +129,9 @@ fn check_any_stops_with_exit_2_when_a_result_file_cannot_be_written() {
     assert!(text(&proved.get_output().stdout).starts_with("PROVED"));
     // A directory at every result path: every write fails.
     let results = tmp.path().join("results");
-    let dir = wordle_tree::results::ResultsDir::open(
+    let dir = wordle_tree::store::results::ResultsDir::open(
         &results,
-        wordle_tree::check::WITHIN_KIND,
+        wordle_tree::jobs::check::WITHIN_KIND,
         &game,
         false,
         3,
@@ -472,14 +472,14 @@ fn a_fifo_among_the_results_is_skipped_not_waited_on() {
         .arg(&results)
         .assert()
         .code(0);
-    let openers_file = wordle_tree::openers::OpenersDir::open(&results, &game, false, 3)
+    let openers_file = wordle_tree::jobs::openers::OpenersDir::open(&results, &game, false, 3)
         .unwrap()
         .file(wordle_tree::game::GuessId(5));
     std::fs::remove_file(&openers_file).unwrap();
     mkfifo(&openers_file);
-    let within = wordle_tree::results::ResultsDir::open(
+    let within = wordle_tree::store::results::ResultsDir::open(
         &results,
-        wordle_tree::check::WITHIN_KIND,
+        wordle_tree::jobs::check::WITHIN_KIND,
         &game,
         false,
         3,

@@ -1,4 +1,4 @@
-//! `check --opener any --min-over D` (`wordle_tree::min_over`): the sweep against a
+//! `check --opener any --min-over D` (`wordle_tree::jobs::min_over`): the sweep against a
 //! brute force over every opener of small random games; serial, sharded and resumed
 //! sweeps agree; the command's verdicts and exit codes.
 
@@ -8,14 +8,14 @@ use common::{brute, random_game, Rng};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use wordle_tree::candidates::partition;
+use wordle_tree::game::candidates::partition;
+use wordle_tree::game::hard::Revealed;
 use wordle_tree::game::{AnswerId, Game, GuessId};
-use wordle_tree::hard::Revealed;
-use wordle_tree::min_over::{self, Outcome, OverDir, Ranking, Settings, Verdict};
-use wordle_tree::openers::all_openers;
-use wordle_tree::results::Shard;
+use wordle_tree::jobs::min_over::{self, Outcome, OverDir, Ranking, Settings, Verdict};
+use wordle_tree::jobs::openers::all_openers;
 use wordle_tree::search::bound::{INFEASIBLE, OVER_PENALTY};
 use wordle_tree::search::Objective;
+use wordle_tree::store::results::Shard;
 use wordle_tree::{FeedbackTable, Word};
 
 static NEVER: AtomicBool = AtomicBool::new(false);
@@ -400,7 +400,7 @@ fn shipped_min_over4_trees_leave_17_answers_over_4() {
         ("raced", "trees/raced.min-over4.wordle.tree"),
         ("tenor", "trees/tenor.min-over4.wordle.tree"),
     ] {
-        let tree = wordle_tree::format::file::load(Path::new(path), &game).unwrap();
+        let tree = wordle_tree::tree::file::load(Path::new(path), &game).unwrap();
         assert_eq!(tree.list_checksum(), game.checksum, "{path}");
         assert!(!tree.hard(), "{path}");
         assert_eq!(game.guesses[tree.root().guess.index()].to_string(), opener);

@@ -7,8 +7,8 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
 use std::path::Path;
-use wordle_tree::format::file;
-use wordle_tree::play;
+use wordle_tree::players::play;
+use wordle_tree::tree::file;
 use wordle_tree::{Game, ListSource};
 
 /// (list, hard, file, total) as produced by `solve --opener salet` (tarse for nyt2023,

@@ -4,11 +4,11 @@
 
 use assert_cmd::Command;
 use std::path::PathBuf;
-use wordle_tree::feedback::Feedback;
+use wordle_tree::game::feedback::Feedback;
+use wordle_tree::game::hard::Revealed;
+use wordle_tree::game::word::Word;
 use wordle_tree::game::{AnswerId, GuessId};
-use wordle_tree::hard::Revealed;
 use wordle_tree::search::{Config, Solver};
-use wordle_tree::word::Word;
 use wordle_tree::{FeedbackTable, Game, ListSource};
 
 /// A small custom game (every 46th answer, every 65th other guess) in files.

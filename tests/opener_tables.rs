@@ -10,11 +10,11 @@ use common::Rng;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use wordle_tree::game::GuessId;
-use wordle_tree::opener_table::{self, Entry, OpenerTable, TableError};
-use wordle_tree::openers::{self, OpenersDir, Outcome, Record, Settings};
-use wordle_tree::play::Step;
-use wordle_tree::review::{self, Options};
+use wordle_tree::jobs::openers::{self, OpenersDir, Outcome, Record, Settings};
+use wordle_tree::players::play::Step;
+use wordle_tree::players::review::{self, Options};
 use wordle_tree::search::{Config, SolveError, Solver};
+use wordle_tree::store::opener_table::{self, Entry, OpenerTable, TableError};
 use wordle_tree::tree::Tree;
 use wordle_tree::{Feedback, FeedbackTable, Game, ListSource, Word};
 
@@ -164,7 +164,7 @@ fn recorded_max_depth_is_achievable() {
             continue;
         };
         let g = game.guess_id(r.opener).unwrap();
-        let v = wordle_tree::check::within(
+        let v = wordle_tree::jobs::check::within(
             &game,
             &table,
             g,
@@ -175,7 +175,7 @@ fn recorded_max_depth_is_achievable() {
         )
         .unwrap();
         assert!(
-            matches!(v, wordle_tree::check::Verdict::Proved(_)),
+            matches!(v, wordle_tree::jobs::check::Verdict::Proved(_)),
             "{}: no tree within its recorded max depth {max_depth}",
             r.opener
         );

@@ -7,7 +7,7 @@ use common::Rng;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use wordle_tree::game::GuessId;
-use wordle_tree::openers::{
+use wordle_tree::jobs::openers::{
     self, OpenersDir as ResultsDir, Outcome, Ranking, Record, Settings, Shard,
 };
 use wordle_tree::search::{Config, Solver};

@@ -1,4 +1,4 @@
-//! One proof as units (`wordle_tree::proof`, `solve --results`): shards merge to the
+//! One proof as units (`wordle_tree::jobs::proof`, `solve --results`): shards merge to the
 //! monolithic optimum and a tree `verify` accepts; reruns redo only what is missing
 //! or damaged; foreign files are refused by name; a merge with missing units writes
 //! nothing; cutoff verdicts bracket the exact total; kills lose only units in progress.
@@ -9,7 +9,7 @@ use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use wordle_tree::game::{Game, GuessId};
-use wordle_tree::proof::{self, Outcome, Plan, ProofError, Read, Scan, UnitKey, Verdict};
+use wordle_tree::jobs::proof::{self, Outcome, Plan, ProofError, Read, Scan, UnitKey, Verdict};
 use wordle_tree::search::{Config, Solver};
 use wordle_tree::FeedbackTable;
 
@@ -60,7 +60,7 @@ fn opener(game: &Game, table: &FeedbackTable) -> GuessId {
         .map(GuessId::new)
         .max_by_key(|&g| {
             let ids = game.all_answer_ids();
-            wordle_tree::candidates::partition(table, g, &ids).len()
+            wordle_tree::game::candidates::partition(table, g, &ids).len()
         })
         .unwrap()
 }
@@ -616,7 +616,7 @@ fn journal_game(seed: u64) -> (Game, GuessId) {
     let g = (0..game.n_guesses())
         .map(GuessId::new)
         .max_by_key(|&g| {
-            let parts = wordle_tree::candidates::partition(&table, g, &ids);
+            let parts = wordle_tree::game::candidates::partition(&table, g, &ids);
             parts.iter().map(|(_, b)| b.len()).max().unwrap_or(0)
         })
         .unwrap();

@@ -6,11 +6,11 @@ mod common;
 use assert_cmd::Command;
 use common::{brute, random_game, Rng};
 use std::sync::atomic::AtomicBool;
-use wordle_tree::feedback::Feedback;
+use wordle_tree::game::feedback::Feedback;
+use wordle_tree::game::hard::Revealed;
 use wordle_tree::game::{AnswerId, Game, GuessId};
-use wordle_tree::hard::Revealed;
-use wordle_tree::play::Step;
-use wordle_tree::review::{self, Options, Review};
+use wordle_tree::players::play::Step;
+use wordle_tree::players::review::{self, Options, Review};
 use wordle_tree::search::bound::INFEASIBLE;
 use wordle_tree::search::{Config, Objective, Solver};
 use wordle_tree::tree::Tree;
@@ -32,7 +32,7 @@ fn brute_guess(
     let max = MAX;
     let word = game.guesses[g.index()];
     let mut total = ids.len() as u64;
-    for (f, b) in wordle_tree::candidates::partition(table, g, ids) {
+    for (f, b) in wordle_tree::game::candidates::partition(table, g, ids) {
         if f.is_all_green() {
             continue;
         }

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tower::ServiceExt;
-use wordle_tree::serve::{router, App, Config};
+use wordle_tree::players::serve::{router, App, Config};
 
 fn app() -> Arc<App> {
     static APP: OnceLock<Arc<App>> = OnceLock::new();
@@ -149,23 +149,23 @@ fn candidates_review_and_opener_values() {
         assert_eq!(status, StatusCode::OK, "{v}");
         let game =
             wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
-        let tree = wordle_tree::format::file::load(
+        let tree = wordle_tree::tree::file::load(
             &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),
             &game,
         )
         .unwrap();
         let steps: Vec<_> = ["salet:BYBBY", "tonic:YYBBB", "quota:GGGGG"]
             .iter()
-            .map(|t| wordle_tree::play::parse_step(&game, t).unwrap())
+            .map(|t| wordle_tree::players::play::parse_step(&game, t).unwrap())
             .collect();
-        let want = wordle_tree::review::review(
+        let want = wordle_tree::players::review::review(
             &game,
             Some(&tree),
             false,
             6,
             &steps,
             &AtomicBool::new(false),
-            wordle_tree::review::Options {
+            wordle_tree::players::review::Options {
                 tree_optimal: true,
                 ..Default::default()
             },
@@ -445,7 +445,7 @@ fn a_review_request_shares_one_deadline() {
 /// note names only the tree.
 #[test]
 fn opener_values_from_a_partial_table() {
-    use wordle_tree::opener_table::{Entry, OpenerTable};
+    use wordle_tree::store::opener_table::{Entry, OpenerTable};
     let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let full =
@@ -470,7 +470,7 @@ fn opener_values_from_a_partial_table() {
     partial
         .save(
             &dir.path()
-                .join(wordle_tree::opener_table::shipped_name(&game, false)),
+                .join(wordle_tree::store::opener_table::shipped_name(&game, false)),
         )
         .unwrap();
     static STOP: AtomicBool = AtomicBool::new(false);

@@ -3,9 +3,9 @@
 //! serial == parallel and table on == table off, and the tree it builds replays.
 
 use std::sync::Arc;
-use wordle_tree::candidates::Candidates;
+use wordle_tree::game::candidates::Candidates;
+use wordle_tree::game::hard::Revealed;
 use wordle_tree::game::{AnswerId, Game, GuessId};
-use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
 use wordle_tree::search::{
     Config, Counters, Objective, Solver, CORE_LEFT, DOMINANCE_MIN, LOCAL_MIN, PRESCAN_LEFT,
@@ -521,7 +521,7 @@ fn hard_own_tables_change_nothing() {
     for opener in ["fuzzy", "mamma", "civic"] {
         let word = Word::parse(opener).unwrap();
         let g = game.guess_id(word).unwrap();
-        for (f, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
+        for (f, bucket) in wordle_tree::game::candidates::partition(&table, g, &ids) {
             if !(30..=90).contains(&bucket.len()) {
                 continue;
             }
@@ -667,7 +667,7 @@ fn hard_cores_change_nothing() {
     for opener in ["fuzzy", "mamma", "jazzy"] {
         let word = Word::parse(opener).unwrap();
         let g = game.guess_id(word).unwrap();
-        for (feedback, bucket) in wordle_tree::candidates::partition(&table, g, &ids) {
+        for (feedback, bucket) in wordle_tree::game::candidates::partition(&table, g, &ids) {
             if (60..=250).contains(&bucket.len()) && buckets.len() < 3 {
                 buckets.push((bucket, Revealed::default().after(word, feedback)));
             }
@@ -865,7 +865,7 @@ fn poor_buckets(
     let mut buckets = Vec::new();
     for opener in openers {
         let g = game.guess_id(Word::parse(opener).unwrap()).unwrap();
-        for (_, bucket) in wordle_tree::candidates::partition(table, g, &ids) {
+        for (_, bucket) in wordle_tree::game::candidates::partition(table, g, &ids) {
             if sizes.contains(&bucket.len()) && buckets.len() < most {
                 buckets.push(bucket);
             }

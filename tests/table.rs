@@ -4,7 +4,7 @@
 
 mod common;
 use common::Rng;
-use wordle_tree::feedback::reference_feedback;
+use wordle_tree::game::feedback::reference_feedback;
 use wordle_tree::game::{AnswerId, GuessId};
 use wordle_tree::{FeedbackTable, Game, ListSource, Word};
 

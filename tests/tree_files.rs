@@ -9,11 +9,11 @@ mod common;
 use assert_cmd::Command;
 use common::{craft_tree_file, wrap_tree_body};
 use std::path::{Path, PathBuf};
-use wordle_tree::candidates::partition;
-use wordle_tree::feedback::Feedback;
-use wordle_tree::format::file::{self, FileError};
+use wordle_tree::game::candidates::partition;
+use wordle_tree::game::feedback::Feedback;
 use wordle_tree::game::AnswerId;
 use wordle_tree::game::GuessId;
+use wordle_tree::tree::file::{self, FileError};
 use wordle_tree::tree::{Node, Tree};
 use wordle_tree::{FeedbackTable, Game, ListSource};
 

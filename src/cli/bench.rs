@@ -9,9 +9,9 @@ use anyhow::{bail, Result};
 use std::process::ExitCode;
 use std::time::Instant;
 use wordle_tree::analysis::{self, Metric};
+use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::{mode_name, AnswerId};
 use wordle_tree::search::{Config, Solver};
-use wordle_tree::table::FeedbackTable;
 
 /// Peak resident memory of this process in MiB (Linux), for bench reports.
 pub(super) fn peak_memory_mib() -> Option<f64> {
@@ -65,17 +65,17 @@ pub(super) fn off_tree(
         let word = game.guesses[opener.index()];
         let mut worst: (f64, String, usize) = (0.0, String::new(), 0);
         let start = Instant::now();
-        for (f, bucket) in wordle_tree::candidates::partition(&table, opener, &ids) {
+        for (f, bucket) in wordle_tree::game::candidates::partition(&table, opener, &ids) {
             let feedback = f;
             if feedback.is_all_green() {
                 continue;
             }
-            let revealed = wordle_tree::hard::Revealed::default().after(word, feedback);
+            let revealed = wordle_tree::game::hard::Revealed::default().after(word, feedback);
             let t = Instant::now();
-            wordle_tree::play::solve_off_tree(
+            wordle_tree::players::play::solve_off_tree(
                 game,
                 &bucket,
-                wordle_tree::check::GAME_LIMIT - 1,
+                wordle_tree::jobs::check::GAME_LIMIT - 1,
                 &revealed,
                 ctx.hard,
                 ctx.stop,
@@ -181,10 +181,10 @@ pub(super) fn review(
     seed: u64,
 ) -> Result<ExitCode> {
     use wordle_tree::analysis::{choose, Metric};
-    use wordle_tree::feedback::Feedback;
-    use wordle_tree::hard::Revealed;
-    use wordle_tree::play::Step;
-    use wordle_tree::review::{self, BestSource, Options};
+    use wordle_tree::game::feedback::Feedback;
+    use wordle_tree::game::hard::Revealed;
+    use wordle_tree::players::play::Step;
+    use wordle_tree::players::review::{self, BestSource, Options};
     let game = ctx.game;
     let table = FeedbackTable::build(game);
     let (tree, path) = super::next::load_tree_or_shipped(ctx, None)?;
@@ -329,7 +329,7 @@ pub(super) fn run(ctx: &Ctx, full: bool) -> Result<ExitCode> {
     for depth in [5u8, 4] {
         let g = allowed_guess(game, "salet", "opener")?;
         let t = Instant::now();
-        let solver = wordle_tree::check::within_solver(game, &table, depth, false, ctx.stop);
+        let solver = wordle_tree::jobs::check::within_solver(game, &table, depth, false, ctx.stop);
         let setup = t.elapsed().as_secs_f64();
         let t = Instant::now();
         let failing = solver.first_infeasible_bucket(g, &ids, depth, &Default::default())?;

@@ -1,4 +1,4 @@
-//! `check`: proves or refutes depth claims (see `wordle_tree::check`); one opener's
+//! `check`: proves or refutes depth claims (see `wordle_tree::jobs::check`); one opener's
 //! claim kept unit by unit (`--opener W --max-guesses D --results DIR`) is
 //! `super::check_units`.
 
@@ -7,14 +7,14 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use wordle_tree::check::{self, Verdict};
-use wordle_tree::format::file;
+use wordle_tree::game::table::FeedbackTable;
+use wordle_tree::game::word::{Word, WordList};
 use wordle_tree::game::{Game, GuessId};
-use wordle_tree::results::{ResultsDir, Shard};
+use wordle_tree::jobs::check::{self, Verdict};
 use wordle_tree::search::SolveError;
-use wordle_tree::table::FeedbackTable;
+use wordle_tree::store::results::{ResultsDir, Shard};
+use wordle_tree::tree::file;
 use wordle_tree::tree::histogram_text;
-use wordle_tree::word::{Word, WordList};
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -184,7 +184,7 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
     let mut exempt = Vec::new();
     for w in &args.except {
         let word = Word::parse(w.trim())
-            .with_context(|| format!("--except word '{}'", wordle_tree::echo::echo(w)))?;
+            .with_context(|| format!("--except word '{}'", wordle_tree::game::echo::echo(w)))?;
         let a = game.answer_id(word).with_context(|| {
             format!(
                 "--except word '{word}' is not one of the {} answers",

@@ -1,5 +1,5 @@
 //! `check --opener W --max-guesses D --results DIR`: one depth claim kept unit by unit
-//! (see `wordle_tree::proof`, objective `within D`): the run (`--shard i/n`), its
+//! (see `wordle_tree::jobs::proof`, objective `within D`): the run (`--shard i/n`), its
 //! progress line and time estimate, the early stop once a unit is infeasible, and the
 //! verdict (`--merge`, or at the end of a run): PROVED with the assembled witness tree
 //! (replayed, written atomically with `--out`), REFUTED naming an infeasible unit
@@ -12,12 +12,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
-use wordle_tree::format::file;
+use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::GuessId;
-use wordle_tree::proof::{self, Outcome, Plan, Status, Verdict};
-use wordle_tree::results::Shard;
+use wordle_tree::jobs::proof::{self, Outcome, Plan, Status, Verdict};
 use wordle_tree::search::{Config, Objective, SolveError, Solver};
-use wordle_tree::table::FeedbackTable;
+use wordle_tree::store::results::Shard;
+use wordle_tree::tree::file;
 use wordle_tree::tree::histogram_text;
 
 /// Options of `check --opener W --max-guesses D --results DIR`.

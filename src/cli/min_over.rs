@@ -1,5 +1,5 @@
 //! `check --opener any --min-over D`: the fewest answers over D over every opener (see
-//! `wordle_tree::min_over`); the progress bar, the timing report, the ranking and the
+//! `wordle_tree::jobs::min_over`); the progress bar, the timing report, the ranking and the
 //! verdict line.
 
 use super::bench::peak_memory_mib;
@@ -8,12 +8,12 @@ use anyhow::{bail, Result};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
-use wordle_tree::min_over::{self, OverDir, Ranking, Settings, Tally, Verdict};
-use wordle_tree::openers::all_openers;
-use wordle_tree::results::Shard;
+use wordle_tree::game::table::FeedbackTable;
+use wordle_tree::game::word::Word;
+use wordle_tree::jobs::min_over::{self, OverDir, Ranking, Settings, Tally, Verdict};
+use wordle_tree::jobs::openers::all_openers;
 use wordle_tree::search::SolveError;
-use wordle_tree::table::FeedbackTable;
-use wordle_tree::word::Word;
+use wordle_tree::store::results::Shard;
 
 /// Options gathered by `check`.
 pub(super) struct Args<'a> {

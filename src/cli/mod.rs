@@ -18,15 +18,15 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use wordle_tree::analysis::{self, Metric};
-use wordle_tree::echo::echo;
-use wordle_tree::format::{file, text};
+use wordle_tree::game::echo::echo;
+use wordle_tree::game::table::FeedbackTable;
+use wordle_tree::game::word::Word;
 use wordle_tree::game::{mode_name, AnswerId, Game, GuessId, ListSource};
-use wordle_tree::opener_table::{self, OpenerTable};
-use wordle_tree::results::write_atomic;
 use wordle_tree::search::{Config, SolveError, Solver};
-use wordle_tree::table::FeedbackTable;
+use wordle_tree::store::opener_table::{self, OpenerTable};
+use wordle_tree::store::results::write_atomic;
+use wordle_tree::tree::{file, text};
 use wordle_tree::tree::{histogram_text, Tree};
-use wordle_tree::word::Word;
 
 mod check;
 mod check_units;
@@ -125,7 +125,7 @@ enum Command {
         results: Option<PathBuf>,
         /// With --results: solve only shard i of n of the units (1-based), e.g. 3/8.
         #[arg(long, value_parser = parse_shard, value_name = "I/N", requires = "results")]
-        shard: Option<wordle_tree::results::Shard>,
+        shard: Option<wordle_tree::store::results::Shard>,
         /// With --results: solve nothing, assemble and verify the tree from the units.
         #[arg(long, requires = "results", conflicts_with = "shard")]
         merge: bool,
@@ -199,7 +199,7 @@ enum Command {
         results: PathBuf,
         /// Run only shard i of n (1-based), e.g. 3/8.
         #[arg(long, value_parser = parse_shard, value_name = "I/N")]
-        shard: Option<wordle_tree::openers::Shard>,
+        shard: Option<wordle_tree::jobs::openers::Shard>,
         /// Openers to consider, one per line (default: every allowed guess).
         #[arg(long)]
         openers: Option<PathBuf>,
@@ -457,7 +457,7 @@ fn shipped_dirs(what: &str) -> Vec<PathBuf> {
 fn opener_table(ctx: &Ctx) -> Result<Option<(OpenerTable, PathBuf)>> {
     Ok(match ctx.table {
         Some(p) => Some((
-            OpenerTable::load_for(p, ctx.game, ctx.hard, wordle_tree::check::GAME_LIMIT)?,
+            OpenerTable::load_for(p, ctx.game, ctx.hard, wordle_tree::jobs::check::GAME_LIMIT)?,
             p.to_path_buf(),
         )),
         None => opener_table::find_shipped(&shipped_dirs("tables"), ctx.game, ctx.hard)?,
@@ -545,8 +545,8 @@ fn install_stop_handler(cooperative: bool) -> &'static AtomicBool {
 }
 
 /// Parses `--shard i/n` for clap (`openers` and `check --opener any`).
-fn parse_shard(s: &str) -> Result<wordle_tree::results::Shard, String> {
-    wordle_tree::results::Shard::parse(s).map_err(|e| e.to_string())
+fn parse_shard(s: &str) -> Result<wordle_tree::store::results::Shard, String> {
+    wordle_tree::store::results::Shard::parse(s).map_err(|e| e.to_string())
 }
 
 /// Parses a word and checks that it is an allowed guess.

@@ -2,7 +2,7 @@
 //! for the lists and mode in use unless `--tree` is given), solved exactly when the
 //! history leaves the tree; with no tree (custom lists without `--tree`, or a chosen
 //! `--opener`) every state is solved exactly from the history, the opener too. The
-//! logic is in [`wordle_tree::play`]; this file finds and checks the tree, reads the
+//! logic is in [`wordle_tree::players::play`]; this file finds and checks the tree, reads the
 //! player's lines and prints.
 //!
 //! A cold `next` on the tree loads the lists (1.6 ms) and the tree (0.13 ms), checks
@@ -17,11 +17,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use wordle_tree::echo::echo;
-use wordle_tree::feedback::Feedback;
-use wordle_tree::format::file;
+use wordle_tree::game::echo::echo;
+use wordle_tree::game::feedback::Feedback;
 use wordle_tree::game::{mode_name, AnswerId, Game, GuessId};
-use wordle_tree::play::{self, Advice, AdviceError, Guide, Move, Proof, Source, Step};
+use wordle_tree::players::play::{self, Advice, AdviceError, Guide, Move, Proof, Source, Step};
+use wordle_tree::tree::file;
 use wordle_tree::tree::Tree;
 
 #[derive(clap::Args, Debug)]
@@ -194,7 +194,7 @@ impl Loaded {
             Some((tree, _)) => Guide::Tree(tree),
             None => Guide::Solve {
                 hard: ctx.hard,
-                max_guesses: wordle_tree::check::GAME_LIMIT,
+                max_guesses: wordle_tree::jobs::check::GAME_LIMIT,
                 opener: self.opener,
             },
         }
@@ -419,7 +419,7 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                     // root where the opener is proved best.
                     Source::Tree => {
                         let proven = loaded.tree.as_ref().is_some_and(|(tree, _)| {
-                            wordle_tree::review::tree_guess_proved(
+                            wordle_tree::players::review::tree_guess_proved(
                                 game,
                                 tree,
                                 steps.len(),
@@ -693,7 +693,8 @@ fn read_step(game: &Game, text: &str, suggested: GuessId) -> Reply {
             }),
             // A word the player typed alone: ask for its feedback too.
             Err(_)
-                if wordle_tree::word::Word::parse(f).is_ok_and(|w| game.guess_id(w).is_some()) =>
+                if wordle_tree::game::word::Word::parse(f)
+                    .is_ok_and(|w| game.guess_id(w).is_some()) =>
             {
                 Reply::Bad(format!(
                     "'{f}' is not a feedback; if you played it, add its feedback: '{f} BYBBG'"

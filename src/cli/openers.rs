@@ -1,5 +1,5 @@
 //! The `openers` command: exact totals for many openers, resumable and shardable (see
-//! `wordle_tree::openers`); the progress bar, the timing report and the ranking table.
+//! `wordle_tree::jobs::openers`); the progress bar, the timing report and the ranking table.
 
 use super::bench::peak_memory_mib;
 use super::{describe, Ctx};
@@ -7,9 +7,9 @@ use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use wordle_tree::opener_table::{Entry, OpenerTable};
-use wordle_tree::openers::{self, OpenersDir, Settings, Shard, Tally};
-use wordle_tree::table::FeedbackTable;
+use wordle_tree::game::table::FeedbackTable;
+use wordle_tree::jobs::openers::{self, OpenersDir, Settings, Shard, Tally};
+use wordle_tree::store::opener_table::{Entry, OpenerTable};
 
 /// Options of `openers`, gathered by the clap layer.
 pub(super) struct Args<'a> {

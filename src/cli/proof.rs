@@ -1,5 +1,5 @@
 //! `solve --results DIR`: one opener's proof kept unit by unit (see
-//! `wordle_tree::proof`): the run (`--shard i/n`, `--cutoff N`), its progress line and
+//! `wordle_tree::jobs::proof`): the run (`--shard i/n`, `--cutoff N`), its progress line and
 //! time estimate, and the merge (`--merge`, or automatically once every unit is done).
 
 use super::bench::peak_memory_mib;
@@ -9,13 +9,13 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
-use wordle_tree::format::{file, text};
+use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::GuessId;
-use wordle_tree::openers::Shard;
-use wordle_tree::proof::{self, Plan, Status, Verdict};
-use wordle_tree::results::write_atomic;
+use wordle_tree::jobs::openers::Shard;
+use wordle_tree::jobs::proof::{self, Plan, Status, Verdict};
 use wordle_tree::search::{Config, SolveError, Solver};
-use wordle_tree::table::FeedbackTable;
+use wordle_tree::store::results::write_atomic;
+use wordle_tree::tree::{file, text};
 
 /// Options of `solve --results`.
 pub(super) struct Args<'a> {

@@ -1,4 +1,4 @@
-//! The `review` command: an exact review of a played game ([`wordle_tree::review`]),
+//! The `review` command: an exact review of a played game ([`wordle_tree::players::review`]),
 //! printed as text or JSON. The shipped tree for the lists and mode is used while the
 //! game stays on it (no tree on custom lists unless `--tree` is given: then every
 //! state is solved).
@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use wordle_tree::play;
-use wordle_tree::review::{self, Options, Range, Review, Value};
+use wordle_tree::players::play;
+use wordle_tree::players::review::{self, Options, Range, Review, Value};
 use wordle_tree::search::SolveError;
 
 #[derive(clap::Args, Debug)]

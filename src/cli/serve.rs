@@ -1,4 +1,4 @@
-//! The `serve` command: the local web page and JSON API of [`wordle_tree::serve`], on
+//! The `serve` command: the local web page and JSON API of [`wordle_tree::players::serve`], on
 //! a small tokio runtime. Ctrl-C or SIGTERM stop it (running searches are interrupted
 //! through the shared stop flag, then the server drains and exits with 130).
 
@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
-use wordle_tree::serve::{self, App, Config};
+use wordle_tree::players::serve::{self, App, Config};
 
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {

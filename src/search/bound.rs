@@ -47,7 +47,7 @@
 //! Tests in `tests/solver.rs` check the search (and so these bounds) against a brute
 //! force with no bounds on random small games.
 
-use crate::candidates::Candidates;
+use crate::game::candidates::Candidates;
 use crate::game::AnswerId;
 use std::sync::Arc;
 

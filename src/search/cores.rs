@@ -39,8 +39,8 @@
 
 use super::bound::{add, Objective, INFEASIBLE};
 use super::scratch::cap;
+use crate::game::hard::Revealed;
 use crate::game::AnswerId;
-use crate::hard::Revealed;
 
 /// Sets of fewer candidates are not recorded (a set of 2 is never above its size
 /// bound by two: it costs 3 or 4 at most with two guesses).
@@ -268,8 +268,8 @@ mod tests {
     fn bound_matches_its_definition() {
         let obj = Objective::total();
         let mut rng = Rng(0x5eed);
-        let w = |s: &str| crate::word::Word::parse(s).unwrap();
-        let fb = crate::feedback::Feedback::compute;
+        let w = |s: &str| crate::game::word::Word::parse(s).unwrap();
+        let fb = crate::game::feedback::Feedback::compute;
         let r1 = Revealed::default().after(w("salet"), fb(w("salet"), w("eerie")));
         let r2 = r1.after(w("tenor"), fb(w("tenor"), w("eerie")));
         let r3 = Revealed::default().after(w("mamma"), fb(w("mamma"), w("llama")));

@@ -40,9 +40,9 @@
 
 use super::kernels::AnswerMajor;
 use super::state::Guesses;
-use crate::feedback::Feedback;
+use crate::game::feedback::Feedback;
+use crate::game::word::Word;
 use crate::game::GuessId;
-use crate::word::Word;
 
 /// States with fewer candidates do not look for dominated guesses (the check costs
 /// a scan of the state per neighbour; small states have cheap expansions). The
@@ -156,8 +156,8 @@ impl super::Solver<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::table::FeedbackTable;
     use crate::game::{AnswerId, Game, ListSource};
-    use crate::table::FeedbackTable;
 
     /// The neighbour lists hold exactly the pairs at one letter's distance, and
     /// `dominates` agrees with the definition (every pair of candidates that `h`

@@ -15,10 +15,10 @@ use super::scan::Scanned;
 use super::state::State;
 use super::tt::Key;
 use super::{Buckets, OpenerCost, Settled, SolveError, Solver, Top, TopLog};
-use crate::candidates::partition;
-use crate::feedback::Feedback;
+use crate::game::candidates::partition;
+use crate::game::feedback::Feedback;
+use crate::game::hard::Revealed;
 use crate::game::{AnswerId, GuessId};
-use crate::hard::Revealed;
 use crate::tree::Node;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -273,7 +273,7 @@ impl Solver<'_> {
     /// One state under a cutoff: the exact cost when it is below `cutoff`, else a
     /// proved lower bound `>= cutoff` ([`super::bound::INFEASIBLE`] when no tree finds
     /// every candidate within `left`). For callers that split one proof into units
-    /// (`crate::proof`); the transposition table is shared with every other call.
+    /// (`crate::jobs::proof`); the transposition table is shared with every other call.
     /// A large state's guesses are offered to every thread ([`Solver::run_top`]): when
     /// the caller runs units on rayon workers, a worker left without units steals
     /// guesses of the units still running, so the last large unit does not leave

@@ -16,8 +16,8 @@ use super::scratch::{Level, CHARGE_MIN};
 use super::state::{Guesses, State, Work};
 use super::tt::{Bound, Key};
 use super::Solver;
-use crate::candidates::Labels;
-use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::candidates::Labels;
+use crate::game::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
 use std::sync::atomic::Ordering;
 

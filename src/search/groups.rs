@@ -41,8 +41,8 @@
 //! Cost: five counter updates per candidate, only for states and buckets of at least
 //! [`GROUP_MIN`] candidates.
 
+use crate::game::word::Word;
 use crate::game::AnswerId;
-use crate::word::Word;
 
 /// No other answer shares this one-position pattern.
 const NONE: u32 = u32::MAX;

@@ -25,10 +25,10 @@
 //! line) instead of one byte per line: it took `salet` from 217M lookups at ~25 ns to
 //! ~1 ns each.
 
-use crate::candidates::{canonical_labels, Labels};
-use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::candidates::{canonical_labels, Labels};
+use crate::game::feedback::{Feedback, FEEDBACKS};
+use crate::game::table::FeedbackTable;
 use crate::game::{AnswerId, GuessId};
-use crate::table::FeedbackTable;
 
 /// Calls the lane kernel `$kernel` with `$arg`s (of types `$ty`), compiled for AVX2
 /// when the CPU has it (the lane loops become 32-byte vector instructions), else as
@@ -901,8 +901,8 @@ impl AnswerMajor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::table::FeedbackTable;
     use crate::game::{Game, ListSource};
-    use crate::table::FeedbackTable;
 
     /// A repeatable stream of numbers below the argument (xorshift from `seed`).
     fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {

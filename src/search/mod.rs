@@ -86,10 +86,10 @@ pub const LOCAL_MIN: usize = 128;
 pub const FIRST_BUDGET: u64 = 16384;
 pub use stats::Counters;
 
-use crate::feedback::Feedback;
+use crate::game::feedback::Feedback;
+use crate::game::hard::{DemandSets, LetterSig, Revealed};
+use crate::game::table::FeedbackTable;
 use crate::game::{Game, GuessId};
-use crate::hard::{DemandSets, LetterSig, Revealed};
-use crate::table::FeedbackTable;
 use kernels::AnswerMajor;
 use scratch::Pool;
 use state::Guesses;
@@ -178,7 +178,7 @@ pub enum Settled {
 /// earlier run settled there (`known`, by guess), which this search skips (an exact
 /// one becomes the incumbent; a bound at least the cutoff rules its guess out), and
 /// `record`, called with each guess this search settles there. Lets a unit of
-/// `crate::proof` that takes hours resume guess by guess instead of from scratch.
+/// `crate::jobs::proof` that takes hours resume guess by guess instead of from scratch.
 pub struct TopLog<'a> {
     pub known: &'a std::collections::HashMap<GuessId, Settled>,
     pub record: &'a (dyn Fn(GuessId, Settled) + Sync),
@@ -330,7 +330,7 @@ impl<'a> Solver<'a> {
     }
 
     /// What is revealed after `guess` got feedback `f` (unchanged in normal mode).
-    fn after(&self, revealed: &Revealed, guess: crate::word::Word, f: Feedback) -> Revealed {
+    fn after(&self, revealed: &Revealed, guess: crate::game::word::Word, f: Feedback) -> Revealed {
         if self.config.hard {
             revealed.after(guess, f)
         } else {

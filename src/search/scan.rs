@@ -30,8 +30,8 @@ use super::scratch::{Classes, Level};
 use super::state::{State, Work};
 use super::tt::{Bound, Key};
 use super::Solver;
-use crate::candidates::Labels;
-use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::candidates::Labels;
+use crate::game::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
 use std::sync::atomic::Ordering;
 
@@ -906,9 +906,9 @@ mod tests {
     use super::super::state::Guesses;
     use super::super::Config;
     use super::*;
+    use crate::game::hard::Revealed;
+    use crate::game::table::FeedbackTable;
     use crate::game::{Game, ListSource};
-    use crate::hard::Revealed;
-    use crate::table::FeedbackTable;
 
     /// Hard mode: a state whose own compact table is packed from its parent's (or
     /// from the full table) scans to the same result, with the same guesses and
@@ -935,7 +935,7 @@ mod tests {
         for opener in ["fuzzy", "mamma", "civic"] {
             let word = crate::Word::parse(opener).unwrap();
             let g1 = game.guess_id(word).unwrap();
-            let by = crate::candidates::partition(&table, g1, &all);
+            let by = crate::game::candidates::partition(&table, g1, &all);
             let Some((f, ids)) = by
                 .into_iter()
                 .filter(|(_, b)| (40..=PRESENCE_MAX_N).contains(&b.len()))
@@ -973,7 +973,7 @@ mod tests {
                 let mut results = Vec::new();
                 for &g2 in level.allowed.iter().step_by(97) {
                     let word2 = game.guesses[g2.index()];
-                    for (f2, b) in crate::candidates::partition(&table, g2, &ids) {
+                    for (f2, b) in crate::game::candidates::partition(&table, g2, &ids) {
                         if b.len() < 3 {
                             continue;
                         }

@@ -22,7 +22,7 @@
 use super::cores::Cores;
 use super::kernels::Local;
 use super::stats::Counters;
-use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -13,8 +13,8 @@ use super::cores::Cores;
 use super::kernels::Local;
 use super::scratch::{Classes, Level, Scratch};
 use super::stats::Counters;
+use crate::game::hard::Revealed;
 use crate::game::{AnswerId, GuessId};
-use crate::hard::Revealed;
 
 /// The guesses a parent hands to a state: a list, and (normal mode, below the top)
 /// the same as a bitset over guess ids.

@@ -35,7 +35,7 @@ pub struct Key<'k> {
     pub ids: &'k [AnswerId],
     /// Guesses left.
     pub left: u8,
-    /// What hard mode revealed ([`crate::hard::Revealed::key`]; 0 in normal mode).
+    /// What hard mode revealed ([`crate::game::hard::Revealed::key`]; 0 in normal mode).
     pub hard: u128,
 }
 

@@ -2,12 +2,12 @@
 //! brute-force reference (no bounds, no table, no pruning) for every objective.
 #![allow(dead_code)]
 
-use wordle_tree::candidates::partition;
+use wordle_tree::game::candidates::partition;
+use wordle_tree::game::hard::Revealed;
+use wordle_tree::game::word::Word;
 use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
-use wordle_tree::hard::Revealed;
 use wordle_tree::search::bound::INFEASIBLE;
 use wordle_tree::search::Objective;
-use wordle_tree::word::Word;
 use wordle_tree::FeedbackTable;
 
 /// A small deterministic generator (xorshift64*), so failures reproduce from the seed
@@ -150,8 +150,8 @@ pub fn craft_tree_file(
 /// body's checksum (so only the body's content is wrong, if anything).
 pub fn wrap_tree_body(hard: u8, max_guesses: u8, lists: u64, body: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    out.extend_from_slice(wordle_tree::format::file::MAGIC);
-    out.extend_from_slice(&wordle_tree::format::file::FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(wordle_tree::tree::file::MAGIC);
+    out.extend_from_slice(&wordle_tree::tree::file::FORMAT_VERSION.to_le_bytes());
     out.push(hard);
     out.push(max_guesses);
     out.extend_from_slice(&lists.to_le_bytes());

@@ -8,7 +8,7 @@
 //! guesses of equal cost are never ranked):
 //! - `V(S)`: the least total guesses that finish state `S` (its best guess included),
 //!   with the guesses the game has left (`max_guesses` minus the steps played; when no
-//!   plan finishes within that, the fewest guesses that do, as [`crate::play`] does).
+//!   plan finishes within that, the fewest guesses that do, as [`crate::players::play`] does).
 //!   Its expected number is `V(S) / |S|`.
 //! - the player's guess `g` at `S`: `|S| + sum of V(B)` over its non-green buckets `B`.
 //! - best: the least of the tree's (or solver's) guess and the player's guess. Below
@@ -28,7 +28,7 @@
 //! candidates through a subtree (microseconds). From the first step that needs a
 //! search (the player's guess differs from the tree's, or the state is off the tree),
 //! one sub-game is built over that state's candidates (in normal mode one guess per
-//! way of splitting them, [`crate::play::distinct_splits`]; at the root the game
+//! way of splitting them, [`crate::players::play::distinct_splits`]; at the root the game
 //! itself, where regrouping would cost as much as it saves) and one solver answers
 //! every later state and every bucket of the player's guesses, which are subsets of
 //! it, sharing its transposition table; the buckets of one guess are disjoint and are
@@ -54,15 +54,15 @@
 //! lower bound `|S| + sum (2|B| - 1)` does not exceed `V(S)` is solved exactly, and the
 //! tied groups' words are listed.
 
-use crate::feedback::Feedback;
+use crate::game::feedback::Feedback;
+use crate::game::hard::Revealed;
+use crate::game::table::FeedbackTable;
+use crate::game::word::Word;
 use crate::game::{AnswerId, Game, GuessId};
-use crate::hard::Revealed;
-use crate::opener_table::{Entry, OpenerTable};
-use crate::play::{self, HistoryError, Step};
+use crate::players::play::{self, HistoryError, Step};
 use crate::search::{Config, SolveError, Solver};
-use crate::table::FeedbackTable;
+use crate::store::opener_table::{Entry, OpenerTable};
 use crate::tree::{Node, Tree};
-use crate::word::Word;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -327,7 +327,7 @@ pub fn review(
     review_with_table(game, tree, hard, max_guesses, steps, stop, options, None)
 }
 
-/// [`review`], with an opener table ([`crate::opener_table`]): when it is for these
+/// [`review`], with an opener table ([`crate::store::opener_table`]): when it is for these
 /// lists (checksum) and rules and holds the exact total of the first guess played,
 /// and that guess is not the tree's, the guess played at step 1 is worth that total
 /// and step 1's buckets are not solved (the search starts at step 2).
@@ -628,7 +628,7 @@ fn buckets(game: &Game, word: Word, cands: &[AnswerId]) -> Vec<(Feedback, Vec<An
 }
 
 /// A game over the candidates of one state (in normal mode one guess per way of
-/// splitting them, [`crate::play::distinct_splits`]): the same states, with a feedback
+/// splitting them, [`crate::players::play::distinct_splits`]): the same states, with a feedback
 /// table of `guesses x |state|` instead of `guesses x answers`.
 struct SubGame {
     /// The state's candidates (ids of the full game, sorted): answer `k` of the

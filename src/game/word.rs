@@ -4,10 +4,10 @@
 //! Invariants: a `Word` always holds exactly five bytes in `b'a'..=b'z'`; a loaded
 //! list is non-empty and has no duplicates. Loading is linear in the file size. A
 //! UTF-8 byte-order mark at the start of a file (as some editors write) is skipped;
-//! a token quoted in an error goes through [`crate::echo::echo`] (escaped, cut to 40
+//! a token quoted in an error goes through [`crate::game::echo::echo`] (escaped, cut to 40
 //! characters), so a one-line 100 MB file makes a one-line message.
 
-use crate::echo::echo;
+use crate::game::echo::echo;
 use std::fmt;
 use std::path::{Path, PathBuf};
 

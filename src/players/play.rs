@@ -17,15 +17,15 @@
 //! poor openers leave, hence the optional deadline: then the advice is the best guess
 //! found, with its exact plan and a proved range for the optimum, marked unproven).
 
-use crate::candidates::{canonical_labels, Candidates};
-use crate::echo::echo;
-use crate::feedback::{Feedback, FeedbackError};
+use crate::game::candidates::{canonical_labels, Candidates};
+use crate::game::echo::echo;
+use crate::game::feedback::{Feedback, FeedbackError};
+use crate::game::hard::Revealed;
+use crate::game::table::FeedbackTable;
+use crate::game::word::{Word, WordError};
 use crate::game::{AnswerId, Game, GuessId};
-use crate::hard::Revealed;
 use crate::search::{Config, SolveError, Solver};
-use crate::table::FeedbackTable;
 use crate::tree::{Node, Tree};
-use crate::word::{Word, WordError};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -705,7 +705,7 @@ impl fmt::Display for OffTree {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::feedback::reference_feedback;
+    use crate::game::feedback::reference_feedback;
     use crate::game::ListSource;
 
     fn wordle() -> Game {

@@ -2,7 +2,7 @@
 //! that need more than D guesses (within the game's six), proved, and every opener
 //! that attains it.
 //!
-//! Owns the sweep, its result files (kind [`KIND`] of [`crate::results`], one small
+//! Owns the sweep, its result files (kind [`KIND`] of [`crate::store::results`], one small
 //! file per opener named `OPENER.MODE.LISTS.overD`, written atomically, so a sweep
 //! resumes and shards merge by sharing the directory) and the ranking drawn from them.
 //!
@@ -39,13 +39,13 @@
 //! write fault ends the sweep with the error; a result file is only written for a
 //! finished search, so no verdict is drawn from a partial one.
 
+use crate::game::table::FeedbackTable;
+use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::openers::order_by_estimate;
-use crate::results::{Kind, ResultFile, ResultsDir, ResultsError};
+use crate::jobs::openers::order_by_estimate;
 use crate::search::bound::INFEASIBLE;
 use crate::search::{Config, Objective, OpenerCost, SolveError, Solver};
-use crate::table::FeedbackTable;
-use crate::word::Word;
+use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -53,7 +53,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 /// The game's guess limit: answers over D must still be found within it.
-pub use crate::check::GAME_LIMIT;
+pub use crate::jobs::check::GAME_LIMIT;
 
 /// The kind of result stored, one file per opener (`OPENER.MODE.LISTS.overD`, the
 /// header's `max_guesses` holding D).
@@ -193,7 +193,7 @@ impl<'a> OverDir<'a> {
         if opener != stem {
             return Err(format!(
                 "holds opener '{}' but is named for '{stem}'",
-                crate::echo::echo(opener)
+                crate::game::echo::echo(opener)
             ));
         }
         let word = Word::parse(opener).map_err(|e| format!("opener: {e}"))?;
@@ -205,7 +205,7 @@ impl<'a> OverDir<'a> {
         let outcome = Outcome::parse(result).ok_or_else(|| {
             format!(
                 "result '{}' is not 'exact N', 'at-least N' or 'cannot-finish'",
-                crate::echo::echo(result)
+                crate::game::echo::echo(result)
             )
         })?;
         let cutoff = match get("cutoff")? {

@@ -9,8 +9,8 @@
 //! memo key in hard mode, since two histories with the same candidates but different
 //! revealed letters allow different guesses.
 
-use crate::feedback::Feedback;
-use crate::word::Word;
+use crate::game::feedback::Feedback;
+use crate::game::word::Word;
 
 /// What a hard-mode history has revealed. `Default` is the empty history.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]

@@ -5,8 +5,20 @@
 //! id == guess id for those); the guess-only words follow in guess-file order. The
 //! allowed guesses are therefore always the union of both files. At most 65535 words,
 //! so ids fit a `u16` in hot loops.
+//!
+//! The layer below everything else: words and list loading ([`word`]), input quoted in
+//! messages ([`echo`]), feedback and the duplicate-letter rule ([`feedback`]), the
+//! feedback table ([`table`]), candidates and buckets ([`candidates`]), and what a
+//! hard-mode history revealed ([`hard`]). Nothing here imports another layer.
 
-use crate::word::{ListError, Word, WordList};
+pub mod candidates;
+pub mod echo;
+pub mod feedback;
+pub mod hard;
+pub mod table;
+pub mod word;
+
+use crate::game::word::{ListError, Word, WordList};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -97,48 +109,48 @@ impl GuessId {
 pub const SHIPPED: &[(&str, &str, &str)] = &[
     (
         "wordle",
-        include_str!("../wordlists/wordle-answers.txt"),
-        include_str!("../wordlists/wordle-guesses.txt"),
+        include_str!("../../wordlists/wordle-answers.txt"),
+        include_str!("../../wordlists/wordle-guesses.txt"),
     ),
     (
         "nyt",
-        include_str!("../wordlists/nyt-answers.txt"),
-        include_str!("../wordlists/nyt-guesses.txt"),
+        include_str!("../../wordlists/nyt-answers.txt"),
+        include_str!("../../wordlists/nyt-guesses.txt"),
     ),
     (
         "wordle-all",
         concat!(
-            include_str!("../wordlists/wordle-answers.txt"),
-            include_str!("../wordlists/wordle-guesses.txt")
+            include_str!("../../wordlists/wordle-answers.txt"),
+            include_str!("../../wordlists/wordle-guesses.txt")
         ),
         concat!(
-            include_str!("../wordlists/wordle-answers.txt"),
-            include_str!("../wordlists/wordle-guesses.txt")
+            include_str!("../../wordlists/wordle-answers.txt"),
+            include_str!("../../wordlists/wordle-guesses.txt")
         ),
     ),
     (
         "nyt-all",
         concat!(
-            include_str!("../wordlists/nyt-answers.txt"),
-            include_str!("../wordlists/nyt-guesses.txt")
+            include_str!("../../wordlists/nyt-answers.txt"),
+            include_str!("../../wordlists/nyt-guesses.txt")
         ),
         concat!(
-            include_str!("../wordlists/nyt-answers.txt"),
-            include_str!("../wordlists/nyt-guesses.txt")
+            include_str!("../../wordlists/nyt-answers.txt"),
+            include_str!("../../wordlists/nyt-guesses.txt")
         ),
     ),
     (
         "nyt2023",
-        include_str!("../wordlists/nyt-answers-2023.txt"),
+        include_str!("../../wordlists/nyt-answers-2023.txt"),
         concat!(
-            include_str!("../wordlists/nyt-answers.txt"),
-            include_str!("../wordlists/nyt-guesses.txt")
+            include_str!("../../wordlists/nyt-answers.txt"),
+            include_str!("../../wordlists/nyt-guesses.txt")
         ),
     ),
     (
         "sowpods",
-        include_str!("../wordlists/sowpods5.txt"),
-        include_str!("../wordlists/sowpods5.txt"),
+        include_str!("../../wordlists/sowpods5.txt"),
+        include_str!("../../wordlists/sowpods5.txt"),
     ),
 ];
 

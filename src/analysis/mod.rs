@@ -9,11 +9,11 @@
 //! function of the node, `simulate` builds its whole tree recursively instead of
 //! replaying each answer: the work is one guess scan per node, not per answer.
 
-use crate::candidates::count_buckets;
-use crate::feedback::FEEDBACKS;
+use crate::game::candidates::count_buckets;
+use crate::game::feedback::FEEDBACKS;
+use crate::game::hard::Revealed;
+use crate::game::table::FeedbackTable;
 use crate::game::{AnswerId, Game, GuessId};
-use crate::hard::Revealed;
-use crate::table::FeedbackTable;
 use crate::tree::Depths;
 use rayon::prelude::*;
 use std::cmp::Ordering;
@@ -85,7 +85,7 @@ impl LetterStats {
     }
 
     /// Expected greens plus expected distinct letters present, for one guess.
-    pub fn score(&self, guess: crate::word::Word) -> f64 {
+    pub fn score(&self, guess: crate::game::word::Word) -> f64 {
         let greens: u32 = (0..5).map(|i| self.at[i][guess.letter(i) as usize]).sum();
         let mut m = guess.letter_mask();
         let mut present = 0;
@@ -257,7 +257,7 @@ fn play(
     forced: Option<GuessId>,
 ) -> Vec<(AnswerId, u32)> {
     let guess = forced.unwrap_or_else(|| choose(game, table, metric, ids, revealed.as_ref()));
-    let buckets = crate::candidates::partition(table, guess, ids);
+    let buckets = crate::game::candidates::partition(table, guess, ids);
     buckets
         .into_par_iter()
         .flat_map_iter(|(f, bucket)| {

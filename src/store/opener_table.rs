@@ -4,7 +4,7 @@
 //! `serve`.
 //!
 //! Owns the format, its parser (bad-input rules: a one-line error naming the file and
-//! line), its writer, building a table from [`crate::openers::Record`]s, matching a
+//! line), its writer, building a table from [`crate::jobs::openers::Record`]s, matching a
 //! table to the game in use and the wording of a rank.
 //!
 //! Format (version 1): `# key=value` header lines, then one CSV header line, then one
@@ -39,9 +39,9 @@
 //! (`complete=no`) never yields a proved rank: [`OpenerTable::rank_text`] says "among
 //! the N openers solved so far".
 
+use crate::game::word::Word;
 use crate::game::{mode_name, parse_mode, Game, GuessId};
-use crate::openers::{Outcome, Record};
-use crate::word::Word;
+use crate::jobs::openers::{Outcome, Record};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -328,7 +328,7 @@ impl OpenerTable {
                     n,
                     format!(
                         "expected '# key=value', got '{}'",
-                        crate::echo::echo(lines[at])
+                        crate::game::echo::echo(lines[at])
                     ),
                 )
             })?;
@@ -346,7 +346,7 @@ impl OpenerTable {
                     n,
                     format!(
                         "'{}' appears twice (first on line {first})",
-                        crate::echo::echo(k)
+                        crate::game::echo::echo(k)
                     ),
                 ));
             }
@@ -372,7 +372,10 @@ impl OpenerTable {
             v.parse().map(|x| (n, x)).map_err(|_| {
                 bad(
                     n,
-                    format!("'{k}' is not a whole number: '{}'", crate::echo::echo(v)),
+                    format!(
+                        "'{k}' is not a whole number: '{}'",
+                        crate::game::echo::echo(v)
+                    ),
                 )
             })
         };
@@ -383,7 +386,10 @@ impl OpenerTable {
             .ok_or_else(|| {
                 bad(
                     n,
-                    format!("format '{}' is not {FORMAT} N", crate::echo::echo(format)),
+                    format!(
+                        "format '{}' is not {FORMAT} N",
+                        crate::game::echo::echo(format)
+                    ),
                 )
             })?;
         if version != VERSION {
@@ -407,7 +413,7 @@ impl OpenerTable {
             if !KNOWN.contains(k) {
                 return Err(bad(
                     header[k].0,
-                    format!("unknown header '{}'", crate::echo::echo(k)),
+                    format!("unknown header '{}'", crate::game::echo::echo(k)),
                 ));
             }
         }
@@ -415,7 +421,7 @@ impl OpenerTable {
         if list.is_empty() || !list.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
             return Err(bad(
                 get("list")?.0,
-                format!("bad list name '{}'", crate::echo::echo(list)),
+                format!("bad list name '{}'", crate::game::echo::echo(list)),
             ));
         }
         let (n, sum) = get("checksum")?;
@@ -427,7 +433,7 @@ impl OpenerTable {
                     n,
                     format!(
                         "checksum '{}' is not 16 hexadecimal digits",
-                        crate::echo::echo(sum)
+                        crate::game::echo::echo(sum)
                     ),
                 )
             })?;
@@ -437,7 +443,7 @@ impl OpenerTable {
                 n,
                 format!(
                     "unknown mode '{}' (normal or hard)",
-                    crate::echo::echo(mode)
+                    crate::game::echo::echo(mode)
                 ),
             )
         })?;
@@ -469,7 +475,7 @@ impl OpenerTable {
                     complete_line,
                     format!(
                         "complete must be 'yes' or 'no', not '{}'",
-                        crate::echo::echo(other)
+                        crate::game::echo::echo(other)
                     ),
                 ))
             }
@@ -481,7 +487,7 @@ impl OpenerTable {
                     at + 1,
                     format!(
                         "expected the columns '{COLUMNS}', got '{}'",
-                        crate::echo::echo(l)
+                        crate::game::echo::echo(l)
                     ),
                 ))
             }
@@ -507,12 +513,16 @@ impl OpenerTable {
                     format!(
                         "expected 5 comma-separated fields ({COLUMNS}), got {}: '{}'",
                         cells.len(),
-                        crate::echo::echo(line)
+                        crate::game::echo::echo(line)
                     ),
                 ));
             };
-            let word = Word::parse(opener)
-                .map_err(|e| bad(n, format!("opener '{}': {e}", crate::echo::echo(opener))))?;
+            let word = Word::parse(opener).map_err(|e| {
+                bad(
+                    n,
+                    format!("opener '{}': {e}", crate::game::echo::echo(opener)),
+                )
+            })?;
             if let Some(first) = seen.insert(word, n) {
                 return Err(bad(
                     n,
@@ -531,7 +541,7 @@ impl OpenerTable {
                 Entry::CannotFinish
             } else {
                 let total: u64 = total.parse().map_err(|_| {
-                    bad(n, format!("total '{}' of '{word}' is neither a whole number nor 'cannot finish within {max_guesses}'", crate::echo::echo(total)))
+                    bad(n, format!("total '{}' of '{word}' is neither a whole number nor 'cannot finish within {max_guesses}'", crate::game::echo::echo(total)))
                 })?;
                 if total < answers as u64 {
                     return Err(bad(
@@ -544,7 +554,7 @@ impl OpenerTable {
                         n,
                         format!(
                             "average '{}' of '{word}' is not {total}/{answers} = {}",
-                            crate::echo::echo(avg),
+                            crate::game::echo::echo(avg),
                             average(total, answers)
                         ),
                     ));
@@ -558,7 +568,7 @@ impl OpenerTable {
                             n,
                             format!(
                                 "max_depth '{}' of '{word}' is not from 1 to {max_guesses}",
-                                crate::echo::echo(depth)
+                                crate::game::echo::echo(depth)
                             ),
                         )
                     })?;
@@ -609,7 +619,7 @@ impl OpenerTable {
             }
             let want = row.rank.map_or("-".to_string(), |r| r.to_string());
             if *rank != want {
-                return Err(bad(*n, format!("rank '{}' of '{word}' should be {want} (one more than the rows with a smaller total)", crate::echo::echo(rank))));
+                return Err(bad(*n, format!("rank '{}' of '{word}' should be {want} (one more than the rows with a smaller total)", crate::game::echo::echo(rank))));
             }
         }
         Ok(table)
@@ -617,7 +627,7 @@ impl OpenerTable {
 
     /// Reads and parses a table file (at most [`MAX_TABLE`] bytes).
     pub fn load(path: &Path) -> Result<OpenerTable, TableError> {
-        let text = crate::results::read_regular_capped(path, MAX_TABLE, "an opener table")
+        let text = crate::store::results::read_regular_capped(path, MAX_TABLE, "an opener table")
             .map_err(|e| TableError::Io(path.into(), e))?
             .ok_or_else(|| {
                 TableError::Io(path.into(), std::io::Error::other("not a regular file"))
@@ -677,9 +687,9 @@ impl OpenerTable {
         Ok(t)
     }
 
-    /// Writes the table atomically ([`crate::results::write_atomic`]).
+    /// Writes the table atomically ([`crate::store::results::write_atomic`]).
     pub fn save(&self, path: &Path) -> Result<(), TableError> {
-        crate::results::write_atomic(path, self.encode().as_bytes())
+        crate::store::results::write_atomic(path, self.encode().as_bytes())
             .map_err(|e| TableError::Io(path.into(), e))
     }
 }
@@ -706,7 +716,7 @@ pub fn find_shipped(
     match dirs.iter().map(|d| d.join(&name)).find(|p| p.is_file()) {
         None => Ok(None),
         Some(p) => {
-            let t = OpenerTable::load_for(&p, game, hard, crate::check::GAME_LIMIT)?;
+            let t = OpenerTable::load_for(&p, game, hard, crate::jobs::check::GAME_LIMIT)?;
             Ok(Some((t, p)))
         }
     }

@@ -2,7 +2,7 @@
 //! (a root plus what it was built for), and replaying answers through a tree.
 //!
 //! Invariants of a [`Tree`], checked in one place ([`Tree::new`], which every tree
-//! goes through: the solver's, and every tree file, by [`crate::format::file`]), so
+//! goes through: the solver's, and every tree file, by [`crate::tree::file`]), so
 //! no code past that boundary ever sees an invalid tree: the guess limit is in
 //! `1..=MAX_LIMIT`; every guess id is an allowed guess; branches are sorted by
 //! feedback value, unique, and never all-green; following each answer's feedback
@@ -17,11 +17,18 @@
 //!
 //! Cost: validation is one feedback per answer per level (about 8,000 for a 2315-answer
 //! tree), a sort of each node's candidates, and one binary search per bucket.
+//!
+//! Reading and writing trees: the binary tree file ([`file`]) and text exports
+//! ([`text`]). Files are written with [`crate::store::results::write_atomic`], like
+//! every output file.
 
-use crate::echo::echo;
-use crate::feedback::{reference_feedback, Feedback, FEEDBACKS};
+pub mod file;
+pub mod text;
+
+use crate::game::echo::echo;
+use crate::game::feedback::{reference_feedback, Feedback, FEEDBACKS};
+use crate::game::hard::Revealed;
 use crate::game::{AnswerId, Game, GuessId};
-use crate::hard::Revealed;
 use serde::Serialize;
 
 /// The largest guess limit a tree may have (the depth a tree file may nest to).
@@ -31,7 +38,7 @@ pub const MAX_LIMIT: u8 = 32;
 const MAX_PROBLEMS: usize = 100;
 
 /// A node: the guess to play, and the subtree for each non-green feedback it can get.
-/// (Read from a file only by [`crate::format::file`], whose decoder bounds the nesting.)
+/// (Read from a file only by [`crate::tree::file`], whose decoder bounds the nesting.)
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Node {
     pub guess: GuessId,

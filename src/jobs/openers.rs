@@ -2,7 +2,7 @@
 //!
 //! Owns the opener list (every allowed guess, or a file), the openers' view of a
 //! results directory (one small text file per opener, kind `openers` of
-//! [`crate::results`], which owns the format, atomic writes and sharding, so a run is
+//! [`crate::store::results`], which owns the format, atomic writes and sharding, so a run is
 //! resumable and shards on many machines merge by sharing or copying the directory),
 //! the cutoff and the ranking table.
 //!
@@ -35,7 +35,7 @@
 //! estimate order, 116 grouped); with several, grouping keeps a group's bucket from
 //! being solved once per worker. Only records
 //! with that depth (or `cannot-finish`) are reused by `--exact`; the opener table
-//! ([`crate::opener_table`]) is built from them.
+//! ([`crate::store::opener_table`]) is built from them.
 //!
 //! Invariants: a result file is only written for a finished `opener_cost` (an
 //! interrupted search writes nothing); a stored result is reused when it still
@@ -48,14 +48,14 @@
 //! share of the memory limit), pulling openers from a shared counter. Per-worker
 //! solvers make the per-opener counters exact and avoid contention on the table.
 
-use crate::candidates::count_buckets;
-use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::candidates::count_buckets;
+use crate::game::feedback::{Feedback, FEEDBACKS};
+use crate::game::table::FeedbackTable;
+use crate::game::word::{ListError, Word, WordList};
 use crate::game::{Game, GuessId};
-use crate::results::{Header, Kind, ResultFile, ResultsDir, ResultsError};
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Config, OpenerCost, SolveError, Solver};
-use crate::table::FeedbackTable;
-use crate::word::{ListError, Word, WordList};
+use crate::store::results::{Header, Kind, ResultFile, ResultsDir, ResultsError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -81,7 +81,7 @@ pub enum OpenersError {
     Internal(String),
 }
 
-pub use crate::results::Shard;
+pub use crate::store::results::Shard;
 
 /// Every allowed guess, in id order.
 pub fn all_openers(game: &Game) -> Vec<GuessId> {
@@ -335,7 +335,7 @@ impl Record {
                 "exact" => Outcome::Exact(value),
                 "at-least" => Outcome::AtLeast(value),
                 k => {
-                    let k = crate::echo::echo(k);
+                    let k = crate::game::echo::echo(k);
                     return Err(bad(format!("unknown result kind '{k}'")));
                 }
             }
@@ -805,7 +805,11 @@ fn solve_exactly(
 fn opener_buckets(
     solver: &Solver,
     opener: GuessId,
-) -> Vec<(Feedback, Vec<crate::game::AnswerId>, crate::hard::Revealed)> {
+) -> Vec<(
+    Feedback,
+    Vec<crate::game::AnswerId>,
+    crate::game::hard::Revealed,
+)> {
     let game = solver.game();
     let word = game.guesses[opener.index()];
     let mut by: BTreeMap<u8, Vec<crate::game::AnswerId>> = BTreeMap::new();
@@ -819,9 +823,9 @@ fn opener_buckets(
         .filter(|&(f, _)| f != Feedback::ALL_GREEN.0)
         .map(|(f, b)| {
             let revealed = if solver.config().hard {
-                crate::hard::Revealed::default().after(word, Feedback(f))
+                crate::game::hard::Revealed::default().after(word, Feedback(f))
             } else {
-                crate::hard::Revealed::default()
+                crate::game::hard::Revealed::default()
             };
             (Feedback(f), b, revealed)
         })
@@ -832,7 +836,7 @@ fn opener_buckets(
 
 /// Whether some tree from `opener` finds every answer within the maximum guesses,
 /// by `feasibility` (a solver with [`Objective::feasibility`]): the question of
-/// [`crate::check::opener_within`], asked serially on this thread (so the worker's
+/// [`crate::jobs::check::opener_within`], asked serially on this thread (so the worker's
 /// CPU time counts it), smallest bucket first, stopping at the first that fails.
 fn can_finish(feasibility: &Solver, opener: GuessId) -> Result<bool, SolveError> {
     let left = feasibility.config().max_guesses;

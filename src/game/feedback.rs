@@ -5,7 +5,7 @@
 //! yellow 1, green 2), so every value is in `0..243` and all-green is 242.
 //! Arguments are always in the order (guess, answer).
 
-use crate::word::Word;
+use crate::game::word::Word;
 use std::fmt;
 
 /// The colours of one guess against one answer, packed base 3 (`0..243`). Serialised
@@ -33,7 +33,7 @@ pub struct Feedback(pub u8);
 pub const FEEDBACKS: usize = 243;
 const POW3: [u8; 5] = [1, 3, 9, 27, 81];
 
-/// Why a feedback token does not parse (the token as [`crate::echo::echo`] shows it).
+/// Why a feedback token does not parse (the token as [`crate::game::echo::echo`] shows it).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FeedbackError {
     #[error("feedback '{0}' has {1} characters, expected 5")]
@@ -41,7 +41,7 @@ pub enum FeedbackError {
     #[error(
         "feedback '{token}' has an unknown character '{ch}' (use G/Y/B, '.' or '-' for gray, or 2/1/0)",
         token = .0,
-        ch = crate::echo::echo(.1.encode_utf8(&mut [0; 4]))
+        ch = crate::game::echo::echo(.1.encode_utf8(&mut [0; 4]))
     )]
     Char(String, char),
 }
@@ -94,7 +94,7 @@ impl Feedback {
     pub fn parse(s: &str) -> Result<Feedback, FeedbackError> {
         let n = s.chars().count();
         if n != 5 {
-            return Err(FeedbackError::Length(crate::echo::echo(s), n));
+            return Err(FeedbackError::Length(crate::game::echo::echo(s), n));
         }
         let mut colours = [0u8; 5];
         for (i, c) in s.chars().enumerate() {
@@ -102,7 +102,7 @@ impl Feedback {
                 'G' | '2' => 2,
                 'Y' | '1' => 1,
                 'B' | '.' | '-' | '0' => 0,
-                _ => return Err(FeedbackError::Char(crate::echo::echo(s), c)),
+                _ => return Err(FeedbackError::Char(crate::game::echo::echo(s), c)),
             };
         }
         Ok(Feedback::from_colours(colours))

@@ -8,7 +8,7 @@
 //! - `/` the page; `/api/lists` the lists and modes served and the time limit;
 //! - `/api/next?list&mode&history` the next guess (as `next --json`), or the answer;
 //! - `/api/candidates?list&mode&history` the candidates left;
-//! - `/api/review?list&mode&history` the exact review ([`crate::review`]);
+//! - `/api/review?list&mode&history` the exact review ([`crate::players::review`]);
 //! - `/api/opener?list&mode&word` an opener's exact total where the tree (its root)
 //!   or the opener table of the list and mode (`tables/`) has it, with its rank.
 //!
@@ -18,7 +18,7 @@
 //! at most [`MAX_HISTORY`] tokens, query strings at most [`MAX_QUERY`] bytes, request
 //! bodies refused beyond [`MAX_BODY`]). Every request that searches has one deadline,
 //! `time_limit` after it starts, shared by all its searches (a review runs many:
-//! [`crate::review`] starts none after the deadline), so a value not proved in time
+//! [`crate::players::review`] starts none after the deadline), so a value not proved in time
 //! is reported as a range, never as exact. Requests that only walk the tree are answered on the
 //! executor (well under a millisecond); anything that may search runs on the blocking
 //! pool, at most `max_searches` at once; a request that cannot get a slot within the
@@ -26,9 +26,9 @@
 //! shared read-only. Each response carries `Server-Timing: app;dur=<ms>`.
 
 use crate::game::{AnswerId, Game, ListSource};
-use crate::opener_table::{Entry, OpenerTable};
-use crate::play::{self, Advice, AdviceError, Guide, Position, Proof, Source, Step};
-use crate::review::{self, Options};
+use crate::players::play::{self, Advice, AdviceError, Guide, Position, Proof, Source, Step};
+use crate::players::review::{self, Options};
+use crate::store::opener_table::{Entry, OpenerTable};
 use crate::tree::Tree;
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -63,7 +63,7 @@ pub struct Config {
     /// Directories searched for `salet.<mode>.<list>.tree`, in order.
     pub tree_dirs: Vec<PathBuf>,
     /// Directories searched for opener tables `<list>.<mode>.csv`, in order
-    /// ([`crate::opener_table::find_shipped`]); none found is fine.
+    /// ([`crate::store::opener_table::find_shipped`]); none found is fine.
     pub table_dirs: Vec<PathBuf>,
     /// Deadline of each request's search.
     pub time_limit: Duration,
@@ -122,7 +122,7 @@ impl App {
                 };
                 let game = Game::load(&ListSource::Named(list.clone()))
                     .map_err(|e| ServeError::Load(e.to_string()))?;
-                let tree = crate::format::file::load(&file, &game)
+                let tree = crate::tree::file::load(&file, &game)
                     .map_err(|e| ServeError::Load(e.to_string()))?;
                 if tree.hard() != hard {
                     return Err(ServeError::Load(format!(
@@ -131,8 +131,9 @@ impl App {
                         mode_name(tree.hard())
                     )));
                 }
-                let table = crate::opener_table::find_shipped(&config.table_dirs, &game, hard)
-                    .map_err(|e| ServeError::Load(e.to_string()))?;
+                let table =
+                    crate::store::opener_table::find_shipped(&config.table_dirs, &game, hard)
+                        .map_err(|e| ServeError::Load(e.to_string()))?;
                 setups.insert(
                     (list.clone(), hard),
                     Arc::new(Setup {
@@ -504,7 +505,8 @@ async fn opener(State(app): State<Arc<App>>, raw: Params) -> Result<Response, Ap
     let text = p
         .get("word")
         .ok_or_else(|| bad("missing parameter 'word'"))?;
-    let word = crate::word::Word::parse(text).map_err(|e| bad(format!("word '{text}': {e}")))?;
+    let word =
+        crate::game::word::Word::parse(text).map_err(|e| bad(format!("word '{text}': {e}")))?;
     let game = &setup.game;
     let g = game.guess_id(word).ok_or_else(|| {
         bad(format!(

@@ -13,9 +13,9 @@
 //!
 //! Invariant: the dead bits past the last answer in the last raw word are always 0.
 
-use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::feedback::{Feedback, FEEDBACKS};
+use crate::game::table::FeedbackTable;
 use crate::game::{AnswerId, GuessId};
-use crate::table::FeedbackTable;
 use bitvec::prelude::*;
 
 /// A set of answer ids.

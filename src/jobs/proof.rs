@@ -29,7 +29,7 @@
 //! every unit exact is still exact.
 //!
 //! **Files.** `DIR/unit.<KEY>.txt`, text, written atomically (temporary file, sync,
-//! rename: [`crate::results::write_atomic`]), so a reader sees a whole file or none and
+//! rename: [`crate::store::results::write_atomic`]), so a reader sees a whole file or none and
 //! a killed process (SIGKILL included) loses only the units it was working on. A file
 //! records the proof's [`Identity`] (format version, lists and their checksum, mode,
 //! guess limit, objective, opener, cutoff), the unit key, a checksum of its candidate
@@ -73,14 +73,14 @@
 //! second, and the last, `YBBBG` (354 candidates), took 610 s alone. A unit is one
 //! thread's serial search, so a claim's tail is as long as its hardest unit.
 
-use crate::feedback::Feedback;
+use crate::game::feedback::Feedback;
+use crate::game::hard::Revealed;
+use crate::game::table::FeedbackTable;
+use crate::game::word::Word;
 use crate::game::{AnswerId, Fnv, Game, GuessId};
-use crate::hard::Revealed;
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Settled, SolveError, Solver, TopLog};
-use crate::table::FeedbackTable;
 use crate::tree::{Node, Tree};
-use crate::word::Word;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -339,7 +339,7 @@ impl Plan {
     ) -> Plan {
         let word = game.guesses[opener.index()];
         let ids: Vec<AnswerId> = (0..game.n_answers()).map(AnswerId::new).collect();
-        let mut units: Vec<Unit> = crate::candidates::partition(table, opener, &ids)
+        let mut units: Vec<Unit> = crate::game::candidates::partition(table, opener, &ids)
             .into_iter()
             .filter(|(f, _)| !f.is_all_green())
             .map(|(f, b)| {
@@ -714,7 +714,7 @@ impl<'g> Journal<'g> {
         let _ = writeln!(head, "unit {}", unit.key.text());
         let _ = writeln!(head, "candidates {} {:016x}", unit.ids.len(), unit.ids_hash);
         let (known, damaged) =
-            match crate::results::read_regular_capped(&path, 16 << 20, "a unit journal") {
+            match crate::store::results::read_regular_capped(&path, 16 << 20, "a unit journal") {
                 Ok(None) => (HashMap::new(), None),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => (HashMap::new(), None),
                 Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
@@ -796,7 +796,7 @@ impl<'g> Journal<'g> {
 
     fn write(&self, st: &mut JournalState) {
         let text = encode_part(self.game, &self.head, &st.entries);
-        match crate::results::write_atomic(&self.path, text.as_bytes()) {
+        match crate::store::results::write_atomic(&self.path, text.as_bytes()) {
             Ok(()) => st.dirty = false,
             Err(e) => {
                 st.error.get_or_insert(e);
@@ -1101,7 +1101,7 @@ pub fn run_units(
                 };
                 let path = plan.path(dir, i);
                 let text = encode_record(game, plan, i, &rec);
-                if let Err(e) = crate::results::write_atomic(&path, text.as_bytes()) {
+                if let Err(e) = crate::store::results::write_atomic(&path, text.as_bytes()) {
                     failed
                         .lock()
                         .unwrap()

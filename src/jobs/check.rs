@@ -10,18 +10,18 @@
 //! time, whatever is played.
 //!
 //! [`sweep_within`] settles "some opener meets the claim" over many openers, keeping
-//! one result file per opener (kind [`WITHIN_KIND`] of [`crate::results`]) so a sweep
+//! one result file per opener (kind [`WITHIN_KIND`] of [`crate::store::results`]) so a sweep
 //! resumes; any fault of the results directory or interruption ends it with the
 //! error, never with a verdict. One opener is settled by
 //! [`crate::search::Solver::settle_buckets`]: its buckets in rounds under a growing
 //! work budget, so the cheapest failing bucket is found even behind a slow one; a
 //! sweep may give an opener up after a time limit (stored as such, never as a
 //! verdict). The fewest answers over D over every opener
-//! (`--opener any --min-over D`) is [`crate::min_over`]'s sweep.
+//! (`--opener any --min-over D`) is [`crate::jobs::min_over`]'s sweep.
 //!
 //! One opener's claim can also be kept unit by unit, one file per opener bucket, so a
 //! long proof resumes and shards (`check --opener W --max-guesses D --results DIR`):
-//! that is [`crate::proof`] with the objective [`crate::proof::Goal::Within`], the
+//! that is [`crate::jobs::proof`] with the objective [`crate::jobs::proof::Goal::Within`], the
 //! same feasibility search per bucket as [`within`], whose verdict it must equal.
 //!
 //! A depth claim may also be refuted on a subset of the answers (`check --subset`):
@@ -32,14 +32,14 @@
 //! are hard to finish: on the big game the 49 answers of its three largest groups
 //! already refute "within 5" for every opener.
 
-use crate::candidates::Candidates;
-use crate::feedback::Feedback;
+use crate::game::candidates::Candidates;
+use crate::game::feedback::Feedback;
+use crate::game::hard::Revealed;
+use crate::game::table::FeedbackTable;
 use crate::game::{AnswerId, Game, GuessId};
-use crate::hard::Revealed;
-use crate::results::{Kind, ResultFile, ResultsDir, ResultsError};
 use crate::search::bound::{Objective, OVER_PENALTY};
 use crate::search::{Buckets, Config, SolveError, Solver};
-use crate::table::FeedbackTable;
+use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
 use crate::tree::Tree;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;

@@ -16,7 +16,7 @@
 //! earlier non-green positions of the guess holding the same letter. For guesses
 //! without a repeated letter this reduces to "the answer has the letter anywhere",
 //! which has its own, cheaper instantiation. Tests check every row kind against
-//! [`crate::feedback::reference_feedback`].
+//! [`crate::game::feedback::reference_feedback`].
 //!
 //! Measured on 12972 x 2315, process CPU time of one build on one thread (best of 15):
 //! the previous version (vectorised only for guesses without repeats, `u32` masks,
@@ -32,9 +32,9 @@
 // would hide the one-instruction-per-loop shape the vectoriser relies on.
 #![allow(clippy::needless_range_loop)]
 
-use crate::feedback::Feedback;
+use crate::game::feedback::Feedback;
+use crate::game::word::Word;
 use crate::game::{AnswerId, Game, GuessId};
-use crate::word::Word;
 use rayon::prelude::*;
 
 pub struct FeedbackTable {
@@ -378,7 +378,7 @@ fn transpose_tile(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::feedback::reference_feedback;
+    use crate::game::feedback::reference_feedback;
 
     fn w(s: &str) -> Word {
         Word::parse(s).unwrap()

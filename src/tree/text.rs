@@ -4,8 +4,8 @@
 //! sits among its siblings alphabetically). They take a [`Tree`], valid by
 //! construction, so every answer gets its line and every id is in range.
 
+use crate::game::table::FeedbackTable;
 use crate::game::{AnswerId, Game};
-use crate::table::FeedbackTable;
 use crate::tree::{Node, Tree};
 
 /// One line per answer: `salet BBBBB1 courd BBBBB2 ... whiff GGGGG4`.
@@ -34,7 +34,7 @@ fn walk(
     out: &mut Vec<String>,
 ) {
     let guess = game.guesses[node.guess.index()];
-    let mut buckets = crate::candidates::partition(table, node.guess, ids);
+    let mut buckets = crate::game::candidates::partition(table, node.guess, ids);
     buckets.sort_by_key(|(f, _)| f.to_string());
     for (f, bucket) in buckets {
         let len = prefix.len();
@@ -87,7 +87,7 @@ fn json_node(
     ids: &[AnswerId],
 ) -> serde_json::Value {
     let mut branches = serde_json::Map::new();
-    for (f, bucket) in crate::candidates::partition(table, node.guess, ids) {
+    for (f, bucket) in crate::game::candidates::partition(table, node.guess, ids) {
         let value = match node.child(f) {
             Some(child) if !f.is_all_green() => json_node(game, table, child, &bucket),
             _ => serde_json::Value::Null,

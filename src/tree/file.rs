@@ -27,8 +27,8 @@
 //! bincode decode limit (the body's length bound, [`MAX_BODY`], 64 MiB) is set as
 //! well, and [`load`] reads no more than the largest file that bound allows.
 
-use crate::echo::echo;
-use crate::feedback::{Feedback, FEEDBACKS};
+use crate::game::echo::echo;
+use crate::game::feedback::{Feedback, FEEDBACKS};
 use crate::game::{Fnv, Game, GuessId};
 use crate::tree::{InvalidTree, Node, Tree, MAX_LIMIT};
 use serde::de::{self, DeserializeSeed, Deserializer, SeqAccess, Visitor};
@@ -185,7 +185,7 @@ fn body_error(e: bincode::error::DecodeError) -> String {
 
 /// Writes a tree file atomically.
 pub fn save(tree: &Tree, path: &Path) -> Result<(), FileError> {
-    crate::results::write_atomic(path, &encode(tree))
+    crate::store::results::write_atomic(path, &encode(tree))
         .map_err(|e| FileError::Write(path.to_path_buf(), e))
 }
 
@@ -401,8 +401,8 @@ impl<'de> Visitor<'de> for BranchSeed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::feedback::Feedback;
-    use crate::word::Word;
+    use crate::game::feedback::Feedback;
+    use crate::game::word::Word;
 
     fn game() -> Game {
         let w = |s: &str| Word::parse(s).unwrap();

@@ -1,0 +1,6 @@
+//! What a player uses: histories and next-guess advice ([`play`]), the exact review of
+//! a played game ([`review`]), and the local web page and JSON API ([`serve`]).
+
+pub mod play;
+pub mod review;
+pub mod serve;
