@@ -159,7 +159,8 @@ fn check_any_stops_with_exit_2_when_a_result_file_cannot_be_written() {
     assert!(!stdout.contains("REFUTED"), "{stdout}");
     assert!(stderr.contains(".within3: is a directory"), "{stderr}");
     // A device behind every result path (symlinks to /dev/full): a result file is
-    // never written through a device, so this stops the run too.
+    // never written through a link or a device: each link is replaced by the result
+    // (issue 38, item 2), and the run ends with its verdict.
     let full = tmp.path().join("full");
     std::fs::create_dir(&full).unwrap();
     for w in &game.guesses {
@@ -177,13 +178,14 @@ fn check_any_stops_with_exit_2_when_a_result_file_cannot_be_written() {
         ])
         .arg(&full)
         .assert()
-        .code(2);
-    let stderr = text(&out.get_output().stderr);
-    assert!(
-        stderr.contains(".within3: not a regular file; refusing to replace it"),
-        "{stderr}"
-    );
-    assert!(!text(&out.get_output().stdout).contains("REFUTED"));
+        .code(0);
+    assert!(text(&out.get_output().stdout).starts_with("PROVED"));
+    let regular = std::fs::read_dir(&full)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_type().unwrap().is_file())
+        .count();
+    assert!(regular > 0, "links replaced by result files");
 }
 
 #[test]
@@ -490,7 +492,8 @@ fn a_fifo_among_the_results_is_skipped_not_waited_on() {
     }
     let (a, g) = small_lists(tmp.path());
     // `openers --merge` reads past the FIFO; `check --opener any` reads past them
-    // too, then cannot write its result over one: exit 2 naming it, never a hang.
+    // too, then replaces each with its result file (issue 38, item 10): never a hang,
+    // never a write into a FIFO.
     for (args, what, code, says) in [
         (
             vec!["openers", "--max-guesses", "3", "--merge", "--results"],
@@ -508,8 +511,8 @@ fn a_fifo_among_the_results_is_skipped_not_waited_on() {
                 "--results",
             ],
             "check --opener any",
-            2,
-            ".within3: not a regular file; refusing to replace it",
+            0,
+            "",
         ),
     ] {
         let child = std::process::Command::new(bin())
@@ -542,6 +545,10 @@ fn a_fifo_among_the_results_is_skipped_not_waited_on() {
         );
     }
     assert!(is_fifo(&openers_file));
+    assert!(game
+        .guesses
+        .iter()
+        .any(|w| std::fs::symlink_metadata(within.file(w.as_str())).is_ok_and(|m| m.is_file())));
 }
 
 #[test]
@@ -634,6 +641,15 @@ fn memory_beyond_the_address_space_is_refused() {
     for args in [
         vec!["solve", "--opener", "abate", "--memory", &huge],
         vec!["openers", "--memory", &huge, "--results", "unused"],
+        vec![
+            "solve",
+            "--opener",
+            "abate",
+            "--results",
+            "unused",
+            "--memory",
+            &huge,
+        ],
     ] {
         let out = small(tmp.path())
             .current_dir(tmp.path())
@@ -692,4 +708,483 @@ fn next_refuses_a_history_longer_than_the_game() {
     six.push("cigar:GGGGG".into());
     let out = cli().arg("next").args(&six).assert().code(0);
     assert!(text(&out.get_output().stdout).contains("found in 6 guesses"));
+}
+
+/// Every name a unit of a bucket-level proof can have (`unit.FEEDBACK.txt`).
+fn every_unit_name() -> Vec<String> {
+    let mut names = Vec::new();
+    for v in 0..243u32 {
+        let mut fb = String::new();
+        let mut x = v;
+        for _ in 0..5 {
+            fb.push(['B', 'Y', 'G'][(x % 3) as usize]);
+            x /= 3;
+        }
+        names.push(format!("unit.{fb}.txt"));
+    }
+    names
+}
+
+/// Issue 38, item 2: a symlink planted in any kind of results directory never has
+/// its target written; the link itself is replaced by the result.
+#[test]
+fn a_symlink_in_a_results_directory_never_writes_its_target() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = small_game(tmp.path());
+    let sentinel = tmp.path().join("sentinel.txt");
+    std::fs::write(&sentinel, "keep me\n").unwrap();
+    let link = |p: &Path| std::os::unix::fs::symlink(&sentinel, p).unwrap();
+    let openers = tmp.path().join("openers");
+    let over = tmp.path().join("over");
+    let within = tmp.path().join("within");
+    let units = tmp.path().join("units");
+    let check_units = tmp.path().join("check-units");
+    for d in [&openers, &over, &within, &units, &check_units] {
+        std::fs::create_dir(d).unwrap();
+    }
+    let kinds = [
+        (&openers, wordle_tree::jobs::openers::KIND, 6),
+        (&over, wordle_tree::jobs::min_over::KIND, 3),
+        (&within, wordle_tree::jobs::check::WITHIN_KIND, 3),
+    ];
+    for (dir, kind, d) in kinds {
+        let rd = wordle_tree::store::results::ResultsDir::open(dir, kind, &game, false, d).unwrap();
+        for w in &game.guesses {
+            link(&rd.file(w.as_str()));
+        }
+    }
+    for name in every_unit_name() {
+        link(&units.join(&name));
+        link(&check_units.join(&name));
+    }
+    let runs: Vec<(Vec<&str>, &PathBuf)> = vec![
+        (vec!["openers", "--exact", "--results"], &openers),
+        (
+            vec!["check", "--opener", "any", "--min-over", "3", "--results"],
+            &over,
+        ),
+        (
+            vec![
+                "check",
+                "--opener",
+                "any",
+                "--max-guesses",
+                "3",
+                "--results",
+            ],
+            &within,
+        ),
+        (vec!["solve", "--opener", "abate", "--results"], &units),
+        (
+            vec![
+                "check",
+                "--opener",
+                "abate",
+                "--max-guesses",
+                "4",
+                "--results",
+            ],
+            &check_units,
+        ),
+    ];
+    for (args, dir) in runs {
+        let out = small(tmp.path()).args(&args).arg(dir).output().unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(
+            std::fs::read_to_string(&sentinel).unwrap(),
+            "keep me\n",
+            "{args:?} wrote through a link"
+        );
+        // Every result it wrote replaced its link with a regular file.
+        let written = std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_type().unwrap().is_file())
+            .count();
+        assert!(written > 0, "{args:?}: no result written");
+    }
+}
+
+/// Issue 38, item 10: a FIFO planted at a unit file's name never blocks a proof.
+#[test]
+fn a_fifo_at_a_unit_name_is_replaced_not_opened() {
+    let tmp = tempfile::tempdir().unwrap();
+    let units = tmp.path().join("units");
+    std::fs::create_dir(&units).unwrap();
+    for name in every_unit_name() {
+        mkfifo(&units.join(name));
+    }
+    let (a, g) = small_lists(tmp.path());
+    let child = std::process::Command::new(bin())
+        .arg("--answers")
+        .arg(&a)
+        .arg("--guesses")
+        .arg(&g)
+        .args(["--quiet", "solve", "--opener", "abate", "--results"])
+        .arg(&units)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out = wait_at_most(child, 30, "solve --results over FIFOs");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("PROVED"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// Issue 38, item 3: an edited result file (openers, min-over) is not believed: its
+/// item is computed again and the verdict is the true one.
+#[test]
+fn an_edited_result_file_is_redone_never_believed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = small_game(tmp.path());
+    let dir = tmp.path().join("openers");
+    small(tmp.path())
+        .args(["openers", "--exact", "--results"])
+        .arg(&dir)
+        .assert()
+        .code(0);
+    let merged = |dir: &Path| {
+        let out = small(tmp.path())
+            .args(["openers", "--exact", "--merge", "--results"])
+            .arg(dir)
+            .output()
+            .unwrap();
+        text(&out.stdout) + &text(&out.stderr)
+    };
+    let truth = merged(&dir);
+    let best = truth
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 "))
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let od = wordle_tree::jobs::openers::OpenersDir::open(&dir, &game, false, 6).unwrap();
+    let worst = game
+        .guesses
+        .iter()
+        .map(|w| w.as_str())
+        .find(|w| *w != best)
+        .unwrap();
+    let path = od.file(game.guess_id(Word::parse(worst).unwrap()).unwrap());
+    let original = std::fs::read_to_string(&path).unwrap();
+    let edited: String = original
+        .lines()
+        .map(|l| match l.strip_prefix("result=exact ") {
+            Some(_) => "result=exact 1".to_string(),
+            None => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
+    assert_ne!(edited, original);
+    std::fs::write(&path, &edited).unwrap();
+    let after = merged(&dir);
+    assert!(after.contains("no valid end checksum"), "{after}");
+    let first = after
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 "))
+        .unwrap_or_default();
+    assert!(first.contains(&best) && !first.contains(worst), "{after}");
+    assert!(
+        !after.contains("PROVED"),
+        "a merge with a file missing is no proof: {after}"
+    );
+    // A rerun computes it again: the same verdict as before the edit.
+    small(tmp.path())
+        .args(["openers", "--exact", "--results"])
+        .arg(&dir)
+        .assert()
+        .code(0);
+    assert_eq!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("result=")),
+        original.lines().find(|l| l.starts_with("result="))
+    );
+
+    // min-over: files edited to claim fewer answers over 2 than the truth.
+    let over = tmp.path().join("over");
+    let sweep = |extra: &[&str]| {
+        let out = small(tmp.path())
+            .args(["check", "--opener", "any", "--min-over", "2", "--results"])
+            .arg(&over)
+            .args(extra)
+            .output()
+            .unwrap();
+        let stdout = text(&out.stdout);
+        stdout
+            .lines()
+            .filter(|l| l.starts_with("PROVED") || l.starts_with("REFUTED"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let truth = sweep(&[]);
+    assert!(
+        truth.starts_with("PROVED") && !truth.contains("is 0,"),
+        "{truth}"
+    );
+    for e in std::fs::read_dir(&over).unwrap().flatten() {
+        let t = std::fs::read_to_string(e.path()).unwrap();
+        let forged: String = t
+            .lines()
+            .map(|l| {
+                if l.starts_with("result=") {
+                    "result=exact 0"
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(e.path(), forged + "\n").unwrap();
+    }
+    let after = sweep(&["--merge"]);
+    assert!(!after.contains("is 0,"), "{after}");
+    assert_eq!(sweep(&[]), truth, "redone, the same verdict");
+}
+
+/// Issue 38, item 14: a killed run's temporary files in a proof directory are removed
+/// by the next run (a live process's are kept).
+#[test]
+fn stale_temp_files_in_a_proof_directory_are_removed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let units = tmp.path().join("units");
+    std::fs::create_dir(&units).unwrap();
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let dead = units.join(format!(".unit.BBBBB.txt.tmp.{}", gone.id()));
+    let f = std::fs::File::create(&dead).unwrap();
+    f.set_modified(std::time::SystemTime::now() - Duration::from_secs(3600))
+        .unwrap();
+    small(tmp.path())
+        .args(["solve", "--opener", "abate", "--results"])
+        .arg(&units)
+        .assert()
+        .code(0);
+    assert!(!dead.exists(), "a dead process's temp file is removed");
+}
+
+/// Issue 38, item 16: a forged unit (a worse subtree, its checksum recomputed) merges
+/// as a wrong PROVED total, and `--merge --audit` catches it.
+#[test]
+fn an_audit_catches_a_forged_unit() {
+    use wordle_tree::game::table::FeedbackTable;
+    use wordle_tree::game::AnswerId;
+    use wordle_tree::jobs::proof::{self, Outcome, Plan, Record};
+    use wordle_tree::tree::Node;
+    let tmp = tempfile::tempdir().unwrap();
+    let game = small_game(tmp.path());
+    let table = FeedbackTable::build(&game);
+    let units = tmp.path().join("units");
+    let solve = |extra: &[&str]| {
+        let out = small(tmp.path())
+            .args(["solve", "--opener", "abate", "--results"])
+            .arg(&units)
+            .args(extra)
+            .output()
+            .unwrap();
+        (out.status.code(), text(&out.stdout) + &text(&out.stderr))
+    };
+    let (code, truth) = solve(&[]);
+    assert_eq!(code, Some(0), "{truth}");
+    let opener = game.guess_id(Word::parse("abate").unwrap()).unwrap();
+    let plan = Plan::new(&game, &table, opener, false, 6, None).unwrap();
+    let scan = proof::scan_dir(&game, &table, &plan, &units).unwrap();
+    // Guess the candidates one after another: a valid, usually worse, subtree.
+    fn chain(table: &FeedbackTable, ids: &[AnswerId]) -> Node {
+        let g = ids[0].as_guess();
+        let mut groups: std::collections::BTreeMap<_, Vec<AnswerId>> = Default::default();
+        for &a in &ids[1..] {
+            groups.entry(table.get(g, a)).or_default().push(a);
+        }
+        Node {
+            guess: g,
+            branches: groups
+                .into_iter()
+                .map(|(f, rest)| (f, chain(table, &rest)))
+                .collect(),
+        }
+    }
+    let forged = plan.units.iter().enumerate().find_map(|(i, u)| {
+        let Some(Record {
+            outcome: Outcome::Exact(v, _),
+            ..
+        }) = scan.done.get(&i)
+        else {
+            return None;
+        };
+        let node = chain(&table, &u.ids);
+        let c = proof::subtree_cost(&table, &node, &u.ids, u.left)?;
+        (c > *v).then_some((i, c - v, node, c))
+    });
+    let (i, worse_by, node, c) = forged.expect("some unit's chain tree is worse than optimal");
+    let rec = Record {
+        outcome: Outcome::Exact(c, node),
+        seconds: 0.1,
+    };
+    std::fs::write(
+        plan.path(&units, i),
+        proof::encode_record(&game, &plan, i, &rec),
+    )
+    .unwrap();
+    let total = |s: &str| -> u64 {
+        let t = s.split("total ").nth(1).unwrap();
+        t.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    let (code, forged_merge) = solve(&["--merge"]);
+    assert_eq!(code, Some(0), "{forged_merge}");
+    assert_eq!(
+        total(&forged_merge),
+        total(&truth) + worse_by,
+        "checksums alone let it in"
+    );
+    let (code, audited) = solve(&["--merge", "--audit", "1000"]);
+    assert_eq!(code, Some(2), "{audited}");
+    assert!(audited.contains("audit failed"), "{audited}");
+    assert!(audited.contains(&plan.units[i].key.text()), "{audited}");
+    // The unit's own shard, audited alone, finds it too.
+    let shard = (1..=4).find(|k| plan.shard(*k, 4).contains(&i)).unwrap();
+    let (code, audited) = solve(&[
+        "--merge",
+        "--audit",
+        "0",
+        "--audit-shard",
+        &format!("{shard}/4"),
+    ]);
+    assert_eq!(code, Some(2), "{audited}");
+}
+
+/// Issue 34, item 3: a finished directory packed into one file gives the same
+/// verdicts read in place; a damaged pack is refused by name; a pack is read only
+/// (a run with work left says to unpack it); unpacking resumes.
+#[test]
+fn packs_give_the_same_verdicts_and_damaged_ones_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("openers");
+    small(tmp.path())
+        .args(["openers", "--exact", "--results"])
+        .arg(&dir)
+        .assert()
+        .code(0);
+    let merge = |results: &Path| {
+        let out = small(tmp.path())
+            .args(["openers", "--exact", "--merge", "--results"])
+            .arg(results)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            text(&out.stdout)
+                .lines()
+                .skip(1)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        )
+    };
+    let from_dir = merge(&dir);
+    assert!(from_dir.1.contains("PROVED"), "{}", from_dir.1);
+    let pack = tmp.path().join("openers.pack");
+    let out = cli().arg("pack").arg(&dir).assert().code(0);
+    assert!(text(&out.get_output().stdout).starts_with("packed 200 files"));
+    assert_eq!(merge(&pack), from_dir);
+    // Damaged: cut short, or one byte changed.
+    let bytes = std::fs::read(&pack).unwrap();
+    for (i, bad) in [bytes[..bytes.len() - 9].to_vec(), {
+        let mut b = bytes.clone();
+        let k = b.len() / 2;
+        b[k] ^= 0x20;
+        b
+    }]
+    .into_iter()
+    .enumerate()
+    {
+        let damaged = tmp.path().join(format!("damaged{i}.pack"));
+        std::fs::write(&damaged, bad).unwrap();
+        let out = small(tmp.path())
+            .args(["openers", "--exact", "--merge", "--results"])
+            .arg(&damaged)
+            .assert()
+            .code(2);
+        let err = text(&out.get_output().stderr);
+        assert!(
+            err.contains(&format!("damaged{i}.pack: damaged pack")),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // Read only: a run with an opener left to compute refuses before computing.
+    let partial = tmp.path().join("partial");
+    cli()
+        .arg("unpack")
+        .arg(&pack)
+        .arg(&partial)
+        .assert()
+        .code(0);
+    std::fs::remove_file(
+        std::fs::read_dir(&partial)
+            .unwrap()
+            .flatten()
+            .next()
+            .unwrap()
+            .path(),
+    )
+    .unwrap();
+    let partial_pack = tmp.path().join("partial.pack");
+    cli()
+        .args(["pack", "--remove"])
+        .arg(&partial)
+        .arg("--out")
+        .arg(&partial_pack)
+        .assert()
+        .code(0);
+    assert!(
+        !partial.exists(),
+        "--remove takes the directory once the pack is checked"
+    );
+    let out = small(tmp.path())
+        .args(["openers", "--exact", "--results"])
+        .arg(&partial_pack)
+        .assert()
+        .code(2);
+    assert!(text(&out.get_output().stderr).contains("a pack is read only"));
+    // Unpacked, the run resumes: one opener computed, the rest reused.
+    let resumed = tmp.path().join("resumed");
+    cli()
+        .arg("unpack")
+        .arg(&partial_pack)
+        .arg(&resumed)
+        .assert()
+        .code(0);
+    small(tmp.path())
+        .args(["openers", "--exact", "--results"])
+        .arg(&resumed)
+        .assert()
+        .code(0);
+    assert_eq!(merge(&resumed), from_dir);
+    // An unsealed file is refused by name unless adopted.
+    let legacy = tmp.path().join("legacy");
+    std::fs::create_dir(&legacy).unwrap();
+    std::fs::write(
+        legacy.join("salet.normal.wordle.max6"),
+        "opener=salet\nlist=wordle\nchecksum=00000000000000ff\nmode=normal\nmax_guesses=6\nresult=exact 7920\n",
+    )
+    .unwrap();
+    let out = cli().arg("pack").arg(&legacy).assert().code(2);
+    assert!(text(&out.get_output().stderr).contains("salet.normal.wordle.max6: no end checksum"));
+    cli()
+        .args(["pack", "--adopt"])
+        .arg(&legacy)
+        .assert()
+        .code(0);
 }

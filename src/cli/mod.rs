@@ -7,6 +7,7 @@ pub mod out;
 mod bench;
 mod next;
 mod openers;
+mod pack;
 mod review;
 mod serve;
 
@@ -133,9 +134,27 @@ enum Command {
         /// this; the verdict is then "at least N" unless every unit is exact.
         #[arg(long, requires = "results")]
         cutoff: Option<u64>,
+        /// With --merge: re-solve N units drawn at random (seeded by --audit-seed) from
+        /// scratch and compare them with their files before merging; any disagreement
+        /// fails the merge (exit 2). Checksums show a file is whole, the audit tests
+        /// the worker that wrote it.
+        #[arg(long, value_name = "N", requires = "merge")]
+        audit: Option<usize>,
+        /// With --audit: the seed of the units drawn.
+        #[arg(long, default_value_t = 1, requires = "audit")]
+        audit_seed: u64,
+        /// With --merge: also re-solve every unit of this shard (I/N, as a worker ran
+        /// it with --shard), e.g. the shard of a machine you do not trust.
+        #[arg(long, value_parser = parse_shard, value_name = "I/N", requires = "merge")]
+        audit_shard: Option<wordle_tree::store::results::Shard>,
     },
     /// Replays every answer through a stored tree and checks it.
     Verify { file: PathBuf },
+    /// Packs a finished results directory (openers, min-over, within, proof units)
+    /// into one checked file; `--merge`, `--write-table` and `--results` read it in place.
+    Pack(pack::PackArgs),
+    /// Writes a pack's files into a directory, to resume the run there.
+    Unpack(pack::UnpackArgs),
     /// Writes a stored tree as text.
     Export {
         file: PathBuf,
@@ -337,6 +356,9 @@ fn run() -> Result<ExitCode> {
             shard,
             merge,
             cutoff,
+            audit,
+            audit_seed,
+            audit_shard,
         } => {
             check_max_guesses(*max_guesses)?;
             proof::run(
@@ -351,6 +373,11 @@ fn run() -> Result<ExitCode> {
                     shard: *shard,
                     merge: *merge,
                     cutoff: *cutoff,
+                    audit: audit.map(|n| proof::Audit {
+                        sample: n,
+                        seed: *audit_seed,
+                        shard: *audit_shard,
+                    }),
                 },
             )
         }
@@ -370,6 +397,8 @@ fn run() -> Result<ExitCode> {
             *memory,
         ),
         Command::Verify { file } => verify(&ctx, file),
+        Command::Pack(args) => pack::pack(args),
+        Command::Unpack(args) => pack::unpack(args),
         Command::Export { file, format, out } => export(&ctx, file, *format, out.as_deref()),
         Command::Check(args) => check::run(&ctx, args),
         Command::Bench {
@@ -954,7 +983,7 @@ fn export(ctx: &Ctx, path: &Path, fmt: ExportFormat, out: Option<&Path>) -> Resu
 /// `n` of `0..len` (all of them when `n >= len`), sorted: a seeded partial
 /// Fisher-Yates shuffle (xorshift64*), so runs are repeatable. Shared by `openers
 /// --random` and `bench --off-tree random` / `--review --sample`.
-fn seeded_sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
+pub(crate) fn seeded_sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
     let mut all: Vec<usize> = (0..len).collect();
     let mut x = seed.max(1);
     let mut next = |below: usize| {

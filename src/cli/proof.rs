@@ -28,6 +28,59 @@ pub(super) struct Args<'a> {
     pub shard: Option<Shard>,
     pub merge: bool,
     pub cutoff: Option<u64>,
+    pub audit: Option<Audit>,
+}
+
+/// `--merge --audit N [--audit-seed S] [--audit-shard I/N]`: which units to re-solve.
+pub(super) struct Audit {
+    pub sample: usize,
+    pub seed: u64,
+    pub shard: Option<Shard>,
+}
+
+/// Re-solves the audited units of a finished scan and compares them with their files
+/// (see `proof::audit`); an error names every unit that disagrees.
+pub(super) fn run_audit(
+    ctx: &Ctx,
+    solver: &Solver,
+    table: &FeedbackTable,
+    plan: &Plan,
+    results: &Path,
+    scan: &proof::Scan,
+    audit: &Audit,
+) -> Result<()> {
+    let done: Vec<usize> = scan.done.keys().copied().collect();
+    let mut picks: Vec<usize> = super::seeded_sample(done.len(), audit.sample, audit.seed)
+        .into_iter()
+        .map(|k| done[k])
+        .collect();
+    if let Some(s) = audit.shard {
+        picks.extend(plan.shard(s.index, s.count));
+    }
+    picks.sort_unstable();
+    picks.dedup();
+    let t = Instant::now();
+    let found = proof::audit(solver, table, plan, scan, &picks, ctx.stop)?;
+    let wrong: Vec<String> = found
+        .iter()
+        .filter(|a| !a.agrees)
+        .map(|a| format!("{} (file: {}, re-solved: {})", a.key, a.claimed, a.found))
+        .collect();
+    outln!(
+        "audit: {} units re-solved from scratch in {:.1} s; {} agree with their files",
+        found.len(),
+        t.elapsed().as_secs_f64(),
+        found.len() - wrong.len()
+    );
+    if !wrong.is_empty() {
+        bail!(
+            "{}: audit failed, no verdict: {} unit(s) disagree with their files: {}",
+            results.display(),
+            wrong.len(),
+            wrong.join(", ")
+        );
+    }
+    Ok(())
 }
 
 pub(super) fn eta(seconds: f64) -> String {
@@ -126,7 +179,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         let config = Config {
             max_guesses: a.max_guesses,
             hard: ctx.hard,
-            memory_limit: a.memory << 20,
+            memory_limit: super::memory_bytes(a.memory)?,
             ..Config::default()
         };
         let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
@@ -202,6 +255,16 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
         }
+    }
+    if let Some(audit) = &a.audit {
+        let config = Config {
+            max_guesses: a.max_guesses,
+            hard: ctx.hard,
+            memory_limit: super::memory_bytes(a.memory)?,
+            ..Config::default()
+        };
+        let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
+        run_audit(ctx, &solver, &table, &plan, a.results, &scan, audit)?;
     }
     match proof::merge(game, &plan, &scan)? {
         Verdict::Proved { total, tree } => {

@@ -343,6 +343,16 @@ pub fn sweep_within(
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
+    if let Some(dir) = dir {
+        let word = |g: &GuessId| game.guesses[g.index()].as_str().to_string();
+        if openers
+            .iter()
+            .any(|g| !finished.settled.contains_key(&word(g)))
+        {
+            // Openers left to compute: a pack cannot take their results.
+            dir.writable()?;
+        }
+    }
     let solver = within_solver(game, table, depth, hard, stop);
     let found = AtomicBool::new(false);
     let failure: Mutex<Option<SweepError>> = Mutex::new(None);

@@ -360,6 +360,10 @@ pub fn sweep(
             plan.push(g);
         }
     }
+    if plan.iter().any(|g| !records.contains_key(g)) {
+        // Openers left to compute: a pack cannot take their results.
+        dir.dir.writable()?;
+    }
     let best_stored = records
         .values()
         .filter_map(|r| match r.outcome {

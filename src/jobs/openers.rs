@@ -595,6 +595,10 @@ pub fn run(
             plan.push(g);
         }
     }
+    if plan.iter().any(|g| !scan.records.contains_key(g)) {
+        // Openers left to compute: a pack cannot take their results.
+        dir.dir.writable()?;
+    }
     // Exact mode: openers with the same letters share their all-gray bucket (the
     // answers with none of those letters), usually the dearest of a poor opener. One
     // worker takes such a group whole, one opener after another, so its solver's

@@ -29,8 +29,10 @@
 //! every unit exact is still exact.
 //!
 //! **Files.** `DIR/unit.<KEY>.txt`, text, written atomically (temporary file, sync,
-//! rename: [`crate::store::results::write_atomic`]), so a reader sees a whole file or none and
-//! a killed process (SIGKILL included) loses only the units it was working on. A file
+//! rename: [`crate::store::results::write_entry`], which replaces a symlink or a FIFO
+//! planted at the name instead of writing through it), so a reader sees a whole file
+//! or none and a killed process (SIGKILL included) loses only the units it was
+//! working on (their temporary files are removed by the next scan). A file
 //! records the proof's [`Identity`] (format version, lists and their checksum, mode,
 //! guess limit, objective, opener, cutoff), the unit key, a checksum of its candidate
 //! ids, the result and its subtree, and ends with a checksum of everything before it.
@@ -80,6 +82,8 @@ use crate::game::word::Word;
 use crate::game::{AnswerId, Fnv, Game, GuessId};
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Settled, SolveError, Solver, TopLog};
+use crate::store::pack::{is_pack, Pack};
+use crate::store::results::{read_entry, remove_stale_temps, seal_as, sealed_body, write_entry};
 use crate::tree::{Node, Tree};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -92,6 +96,9 @@ use std::time::Instant;
 pub const VERSION: u32 = 1;
 const MAGIC: &str = "wordle-tree proof unit v";
 const PART_MAGIC: &str = "wordle-tree proof part v";
+/// The largest unit file or journal read (the big game's largest units hold trees of
+/// a few hundred KB); anything larger is damaged, never read whole.
+const MAX_UNIT: u64 = 16 << 20;
 /// Units of at least this many candidates keep a journal of their top level.
 pub const JOURNAL_MIN: usize = 64;
 /// A journal is rewritten at most this often (and only when something new is in it).
@@ -111,6 +118,11 @@ pub enum ProofError {
     Solve(#[from] SolveError),
     #[error("internal error: unit {0}: {1}")]
     Internal(String, String),
+    /// A pack that cannot be read (the message names it).
+    #[error("{0}")]
+    Pack(String),
+    #[error("{0}: a pack is read only; to resume the proof, unpack it into a directory first (wordle-tree unpack PACK DIR)")]
+    ReadOnlyPack(PathBuf),
 }
 
 /// What a proof's units settle (the identity line `objective`).
@@ -495,10 +507,7 @@ pub fn encode_record(game: &Game, plan: &Plan, i: usize, rec: &Record) -> String
         }
     }
     let _ = writeln!(s, "seconds {:.3}", rec.seconds);
-    let mut h = Fnv::new();
-    h.bytes(s.as_bytes());
-    let _ = writeln!(s, "end {:016x}", h.finish());
-    s
+    seal_as(s, "end ")
 }
 
 /// The common frame of unit files and journals: `magic` + version on the first line,
@@ -517,16 +526,9 @@ fn framed<'t>(
         return Ok(Err(format!("no {what} header")));
     };
     // The end line: a checksum of everything before it.
-    let body_end = match text.trim_end_matches('\n').rfind('\n') {
-        Some(p) => p + 1,
-        None => return Ok(Err("truncated".into())),
-    };
-    let (body, end) = text.split_at(body_end);
-    let mut h = Fnv::new();
-    h.bytes(body.as_bytes());
-    if end.trim_end() != format!("end {:016x}", h.finish()) {
+    let Some(body) = sealed_body(text) else {
         return Ok(Err("checksum mismatch or truncated".into()));
-    }
+    };
     if version != VERSION.to_string() {
         return Err(ProofError::Foreign(
             path.into(),
@@ -565,11 +567,26 @@ pub fn read_record(
     plan: &Plan,
     path: &Path,
 ) -> Result<Read, ProofError> {
-    let bytes = std::fs::read(path).map_err(|e| ProofError::Io(path.into(), e))?;
-    let Ok(text) = String::from_utf8(bytes) else {
-        return Ok(Read::Damaged("not UTF-8 text".into()));
+    let text = match read_entry(path, MAX_UNIT, "a unit file") {
+        Ok(Some(text)) => text,
+        Ok(None) => return Ok(Read::Damaged("not a regular file".into())),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            return Ok(Read::Damaged(e.to_string()))
+        }
+        Err(e) => return Err(ProofError::Io(path.into(), e)),
     };
-    let mut lines = match framed(&text, MAGIC, "unit-file", plan, path)? {
+    parse_record(game, table, plan, path, &text)
+}
+
+/// [`read_record`] of a unit file's text (from a directory or a pack; `path` names it).
+fn parse_record(
+    game: &Game,
+    table: &FeedbackTable,
+    plan: &Plan,
+    path: &Path,
+    text: &str,
+) -> Result<Read, ProofError> {
+    let mut lines = match framed(text, MAGIC, "unit-file", plan, path)? {
         Ok(lines) => lines,
         Err(why) => return Ok(Read::Damaged(why)),
     };
@@ -713,19 +730,18 @@ impl<'g> Journal<'g> {
         head += &plan.identity.lines();
         let _ = writeln!(head, "unit {}", unit.key.text());
         let _ = writeln!(head, "candidates {} {:016x}", unit.ids.len(), unit.ids_hash);
-        let (known, damaged) =
-            match crate::store::results::read_regular_capped(&path, 16 << 20, "a unit journal") {
-                Ok(None) => (HashMap::new(), None),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => (HashMap::new(), None),
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                    (HashMap::new(), Some(e.to_string()))
-                }
-                Ok(Some(text)) => match read_part(game, plan, &head, &path, &text)? {
-                    Ok(known) => (known, None),
-                    Err(why) => (HashMap::new(), Some(why)),
-                },
-                Err(e) => return Err(ProofError::Io(path, e)),
-            };
+        let (known, damaged) = match read_entry(&path, MAX_UNIT, "a unit journal") {
+            Ok(None) => (HashMap::new(), None),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (HashMap::new(), None),
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                (HashMap::new(), Some(e.to_string()))
+            }
+            Ok(Some(text)) => match read_part(game, plan, &head, &path, &text)? {
+                Ok(known) => (known, None),
+                Err(why) => (HashMap::new(), Some(why)),
+            },
+            Err(e) => return Err(ProofError::Io(path, e)),
+        };
         let entries = known.iter().map(|(g, s)| (*g, *s)).collect();
         Ok((
             Journal {
@@ -796,7 +812,7 @@ impl<'g> Journal<'g> {
 
     fn write(&self, st: &mut JournalState) {
         let text = encode_part(self.game, &self.head, &st.entries);
-        match crate::store::results::write_atomic(&self.path, text.as_bytes()) {
+        match write_entry(&self.path, text.as_bytes()) {
             Ok(()) => st.dirty = false,
             Err(e) => {
                 st.error.get_or_insert(e);
@@ -828,10 +844,7 @@ fn encode_part(game: &Game, head: &str, entries: &BTreeMap<GuessId, Settled>) ->
             Settled::AtLeast(v) => writeln!(s, "guess {w} at_least {v}"),
         };
     }
-    let mut h = Fnv::new();
-    h.bytes(s.as_bytes());
-    let _ = writeln!(s, "end {:016x}", h.finish());
-    s
+    seal_as(s, "end ")
 }
 
 /// Reads a journal: `Ok(Ok(entries))`, `Ok(Err(why))` when damaged, `Err` when it
@@ -895,31 +908,44 @@ pub struct Scan {
     pub strays: Vec<(PathBuf, String)>,
 }
 
-/// Reads every unit file in `dir` (creating it if missing). Skips dot files (temporary
-/// files of atomic writes, maybe of a killed process), names that are not unit files,
-/// and anything that is not a regular file.
+/// Reads every unit file in `dir` (creating it if missing), or in the pack `dir`
+/// names ([`crate::store::pack`], read only). Skips dot files (temporary files of
+/// atomic writes, maybe of a killed process, which it removes when stale), names that
+/// are not unit files, and anything that is not a regular file.
 pub fn scan_dir(
     game: &Game,
     table: &FeedbackTable,
     plan: &Plan,
     dir: &Path,
 ) -> Result<Scan, ProofError> {
-    std::fs::create_dir_all(dir).map_err(|e| ProofError::Io(dir.into(), e))?;
+    let is_unit = |n: &str| n.starts_with("unit.") && n.ends_with(".txt");
     let mut scan = Scan::default();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| ProofError::Io(dir.into(), e))?
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("unit.") && n.ends_with(".txt"))
-        })
-        .collect();
-    entries.sort();
-    for path in entries {
-        match read_record(game, table, plan, &path)? {
+    let mut found: Vec<(PathBuf, Read)> = Vec::new();
+    if is_pack(dir) {
+        let pack = Pack::read(dir).map_err(|e| ProofError::Pack(e.to_string()))?;
+        for (name, text) in pack.files.iter().filter(|(n, _)| is_unit(n)) {
+            let path = dir.join(name);
+            let read = parse_record(game, table, plan, &path, text)?;
+            found.push((path, read));
+        }
+    } else {
+        std::fs::create_dir_all(dir).map_err(|e| ProofError::Io(dir.into(), e))?;
+        remove_stale_temps(dir);
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| ProofError::Io(dir.into(), e))?
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .map(|e| e.path())
+            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(is_unit))
+            .collect();
+        entries.sort();
+        for path in entries {
+            let read = read_record(game, table, plan, &path)?;
+            found.push((path, read));
+        }
+    }
+    for (path, read) in found {
+        match read {
             Read::Good(i, rec) => {
                 scan.done.insert(i, rec);
             }
@@ -969,6 +995,65 @@ pub struct Working {
     pub best: Option<(Word, u32)>,
 }
 
+/// One unit re-solved by [`audit`]: its key, what its file claims, what the re-solve
+/// found, and whether they agree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Audited {
+    pub key: String,
+    pub claimed: String,
+    pub found: String,
+    pub agrees: bool,
+}
+
+/// Re-solves, from scratch, the units at `picks` (positions in the plan) that `scan`
+/// holds, and compares each with what its file claims: an exact cost must come out
+/// the same, a lower bound must hold, a unit claimed infeasible must be infeasible
+/// and one claimed feasible feasible. Checksums only show that a file is whole; an
+/// audit is what tests a worker's word, so a merge of units from many machines can
+/// be spot-checked (`--merge --audit N`). The solver must be the plan's, as for
+/// [`run_units`]; units not in `scan` are skipped.
+pub fn audit(
+    solver: &Solver,
+    table: &FeedbackTable,
+    plan: &Plan,
+    scan: &Scan,
+    picks: &[usize],
+    stop: &AtomicBool,
+) -> Result<Vec<Audited>, ProofError> {
+    let mut out = Vec::new();
+    for &i in picks {
+        let Some(rec) = scan.done.get(&i) else {
+            continue;
+        };
+        let unit = &plan.units[i];
+        let beta = |v: u64| u32::try_from(v).unwrap_or(INFEASIBLE).min(INFEASIBLE);
+        let found = match (plan.identity.goal, &rec.outcome) {
+            (Goal::Within, _) => feasible_unit(solver, table, plan, unit, stop)?,
+            (Goal::Total, Outcome::Exact(v, _)) => {
+                solve_unit(solver, table, unit, beta(v + 1), stop, None)?
+            }
+            (Goal::Total, Outcome::AtLeast(v)) => {
+                solve_unit(solver, table, unit, beta(*v), stop, None)?
+            }
+            (Goal::Total, _) => solve_unit(solver, table, unit, INFEASIBLE, stop, None)?,
+        };
+        let agrees = match (&rec.outcome, &found) {
+            (Outcome::Exact(v, _), Outcome::Exact(w, _)) => v == w,
+            (Outcome::AtLeast(_), Outcome::AtLeast(_) | Outcome::Infeasible) => true,
+            (Outcome::Infeasible, Outcome::Infeasible) => true,
+            (Outcome::Feasible(_), Outcome::Feasible(_)) => true,
+            _ => false,
+        };
+        out.push(Audited {
+            key: unit.key.text(),
+            claimed: rec.outcome.text(),
+            found: found.text(),
+            agrees,
+        });
+    }
+    Ok(out)
+}
+
 /// Solves the units at `todo` (positions in the plan) not in `scan.done`, largest
 /// first, on all threads (one unit per thread at a time, each searched serially),
 /// writing each one's file as soon as it is settled. Stops taking units (without
@@ -1004,6 +1089,9 @@ pub fn run_units(
         .copied()
         .filter(|i| !scan.done.contains_key(i))
         .collect();
+    if !pending.is_empty() && is_pack(dir) {
+        return Err(ProofError::ReadOnlyPack(dir.into()));
+    }
     let cands = |is: &mut dyn Iterator<Item = usize>| -> u64 {
         is.map(|i| plan.units[i].ids.len() as u64).sum()
     };
@@ -1101,7 +1189,7 @@ pub fn run_units(
                 };
                 let path = plan.path(dir, i);
                 let text = encode_record(game, plan, i, &rec);
-                if let Err(e) = crate::store::results::write_atomic(&path, text.as_bytes()) {
+                if let Err(e) = write_entry(&path, text.as_bytes()) {
                     failed
                         .lock()
                         .unwrap()

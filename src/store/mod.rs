@@ -2,4 +2,5 @@
 //! atomic writes ([`results`]), and opener tables ([`opener_table`]).
 
 pub mod opener_table;
+pub mod pack;
 pub mod results;

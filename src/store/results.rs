@@ -1,29 +1,37 @@
 //! Result files and results directories, and the one way every file is written.
 //!
 //! Owns:
-//! - [`write_atomic`], which every command that writes a file goes through: a regular
-//!   file (or a path that does not exist yet) is replaced atomically (a temporary file
-//!   beside it, synced, renamed over it), so a reader never sees half a file; a
-//!   symlink is followed and its target is the file written (the link stays); a
-//!   character device or a FIFO is written through (`--out /dev/stdout` works and
+//! - [`write_atomic`], which every command that writes a user-named file goes through:
+//!   a regular file (or a path that does not exist yet) is replaced atomically (a
+//!   temporary file beside it, synced, renamed over it), so a reader never sees half a
+//!   file; a symlink is followed and its target is the file written (the link stays);
+//!   a character device or a FIFO is written through (`--out /dev/stdout` works and
 //!   `/dev/null` stays a device); anything else (a directory, a block device, a
 //!   socket) is refused. It never replaces what is not a regular file.
+//! - [`write_entry`] and [`read_entry`], the only way a file inside a results
+//!   directory (result files, proof units and journals) is written or read: the entry
+//!   itself is replaced by rename, whatever it is, and never opened for writing, so a
+//!   symlink planted there cannot redirect a write to its target and a FIFO cannot
+//!   block one; reading never follows a link, never blocks, and is capped in size.
 //! - The result-file format, a small text file of `key=value` lines whose header
 //!   identifies what it holds ([`Header`]: format version, kind of result, lists and
-//!   their checksum, mode, maximum guesses); the rest are the kind's own fields
-//!   ([`ResultFile`]). Used by `openers` (kind `openers`), `check --opener any`
-//!   (kind `within`) and `check --opener any --min-over` (kind `min-over`); any other
+//!   their checksum, mode, maximum guesses); then the kind's own fields
+//!   ([`ResultFile`]); last the end line `end=` with a checksum of every byte before
+//!   it ([`seal`]). Used by `openers` (kind `openers`), `check --opener any` (kind
+//!   `within`) and `check --opener any --min-over` (kind `min-over`); any other
 //!   per-item result fits the same frame.
 //! - [`ResultsDir`]: one file per item (an opener, say), named
-//!   `STEM.MODE.LISTS.TAGD` (e.g. `salet.normal.wordle.max6`). Opening a directory
-//!   removes the temporary files that killed runs left behind (their process is gone
-//!   and they predate this run: a live process's temporary file, e.g. a concurrent
-//!   shard's, is kept; a shard on another machine sharing the directory has a process
-//!   id not alive here, so its temporary file, alive for milliseconds, may be taken
-//!   for stale, and [`write_atomic`] then writes it once more). Scanning reads only regular files (a FIFO or a device among
-//!   the results would block or never end: skipped with a warning) of at most
-//!   [`MAX_FILE`] bytes; a malformed or mismatched file is a warning naming it, and its
-//!   item is computed again.
+//!   `STEM.MODE.LISTS.TAGD` (e.g. `salet.normal.wordle.max6`), in a directory, or read
+//!   only from a pack ([`crate::store::pack`]) that holds such a directory. Opening a
+//!   directory removes the temporary files that killed runs left behind (their
+//!   process is gone and they predate this run: a live process's temporary file, e.g.
+//!   a concurrent shard's, is kept; a shard on another machine sharing the directory
+//!   has a process id not alive here, so its temporary file, alive for milliseconds,
+//!   may be taken for stale, and the write then goes once more). Scanning reads only
+//!   regular files (a FIFO, a device or a symlink among the results is skipped with a
+//!   warning and its item computed again) of at most [`MAX_FILE`] bytes; a malformed,
+//!   unsealed, edited or mismatched file is a warning naming it, and its item is
+//!   computed again: a result is believed only when its checksum holds.
 //! - [`Shard`]: deterministic slices of an item list (`--shard i/n`).
 //!
 //! Invariants: [`ResultFile::encode`] and [`ResultFile::decode`] round-trip every file
@@ -31,12 +39,13 @@
 //! error is always returned to the caller (the callers stop the run and name the
 //! file; an I/O fault never turns into a verdict).
 //!
-//! Files written before the header existed (the `openers` and `check --opener any`
-//! files of earlier versions, which lack `format` and `kind`; the latter wrote
-//! `lists=NAME CHECKSUM`) are read as version 1 of the kind the directory expects, so
-//! long runs resume across the upgrade.
+//! Files written before result files were sealed (and the older ones before the
+//! header existed, which lack `format` and `kind`; `check --opener any` wrote
+//! `lists=NAME CHECKSUM`) are not believed in a directory: their items are computed
+//! again. `pack --adopt` takes them into a pack, sealed, when the user vouches for
+//! them ([`ResultFile::decode_unsealed`]).
 
-use crate::game::{mode_name, parse_mode, Game};
+use crate::game::{mode_name, parse_mode, Fnv, Game};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -61,6 +70,11 @@ pub enum ResultsError {
     Malformed(PathBuf, String),
     #[error("bad shard '{0}' (--shard i/n): {1}")]
     BadShard(String, String),
+    /// A pack that cannot be read (the message names it).
+    #[error("{0}")]
+    Pack(String),
+    #[error("{0}: a pack is read only; to resume the run, unpack it into a directory first (wordle-tree unpack PACK DIR)")]
+    ReadOnlyPack(PathBuf),
 }
 
 /// The time this process first touched results (its run start, for stale temp files).
@@ -114,14 +128,9 @@ fn temp_pid(name: &str) -> Option<u32> {
 
 /// Writes `bytes` to `path` (see the module doc): atomically for a regular file or a
 /// new one, through for a character device or a FIFO, at a symlink's target. The
-/// error says what failed; callers add the path.
+/// error says what failed; callers add the path. For user-named outputs only: a file
+/// inside a results directory goes through [`write_entry`].
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    write_file(path, bytes, true)
-}
-
-/// [`write_atomic`], writing through a character device or a FIFO only when
-/// `through` (a result file never is: a FIFO there has no reader and would block).
-fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
     // What the path leads to, links followed by the kernel (so `/dev/stdout`, a link
     // to `/proc/self/fd/1` and on to a pipe, is seen as the pipe).
     let existing = match std::fs::metadata(path) {
@@ -134,7 +143,7 @@ fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
         if ft.is_dir() {
             return Err(std::io::Error::other("is a directory"));
         }
-        if is_stream(&ft) && through {
+        if is_stream(&ft) {
             let mut f = std::fs::OpenOptions::new().write(true).open(path)?;
             return f.write_all(bytes).and_then(|()| f.flush());
         }
@@ -146,6 +155,34 @@ fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
     }
     // A regular file or none: replaced beside the file the links lead to.
     let target = follow_links(path)?;
+    replace(&target, bytes, existing.map(|m| m.permissions()))
+}
+
+/// Writes `bytes` as the entry `path` of a results directory: a new file renamed over
+/// the entry, whatever it is (a regular file, a symlink, a FIFO, a device): the entry
+/// itself is replaced, nothing is ever opened or written through it, so a link planted
+/// in a results directory cannot redirect a write and a FIFO cannot block one. A
+/// directory at the path is refused.
+pub fn write_entry(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let existing = match std::fs::symlink_metadata(path) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    if existing.as_ref().is_some_and(|m| m.is_dir()) {
+        return Err(std::io::Error::other("is a directory"));
+    }
+    let keep = existing.filter(|m| m.is_file()).map(|m| m.permissions());
+    replace(path, bytes, keep)
+}
+
+/// Replaces the directory entry `target` by a new file holding `bytes`: a temporary
+/// file beside it, synced, renamed over it (with `permissions` if given).
+fn replace(
+    target: &Path,
+    bytes: &[u8],
+    permissions: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -164,11 +201,11 @@ fn write_file(path: &Path, bytes: &[u8], through: bool) -> std::io::Result<()> {
             .open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
-        if let Some(m) = &existing {
+        if let Some(p) = &permissions {
             // The replaced file keeps its permissions.
-            let _ = std::fs::set_permissions(&tmp, m.permissions());
+            let _ = std::fs::set_permissions(&tmp, p.clone());
         }
-        std::fs::rename(&tmp, &target)
+        std::fs::rename(&tmp, target)
     };
     let mut result = attempt();
     if result
@@ -229,39 +266,61 @@ pub fn remove_stale_temps(dir: &Path) -> usize {
     removed
 }
 
-/// Reads a regular file of at most [`MAX_FILE`] bytes; `Ok(None)` for anything that is
-/// not a regular file (opened without blocking, so a FIFO cannot hang the reader).
-pub fn read_regular(path: &Path) -> std::io::Result<Option<String>> {
-    read_regular_capped(path, MAX_FILE, "a result file")
+/// Reads the entry `path` of a results directory, a regular file of at most `cap`
+/// bytes that is `what`; `Ok(None)` for anything else, a symlink included (never
+/// followed: the item is computed again and [`write_entry`] replaces the link).
+/// Opened without blocking, so a FIFO cannot hang the reader.
+pub fn read_entry(path: &Path, cap: u64, what: &str) -> std::io::Result<Option<String>> {
+    if !std::fs::symlink_metadata(path)?.is_file() {
+        return Ok(None);
+    }
+    read_capped(path, cap, what, false)
 }
 
-/// [`read_regular`] for files of at most `cap` bytes that are `what` (named in the
-/// error when the file is larger or not UTF-8 text).
+/// Reads a user-named regular file (links followed) of at most `cap` bytes that is
+/// `what` (named in the error when the file is larger or not UTF-8 text); `Ok(None)`
+/// for anything that is not a regular file (opened without blocking, so a FIFO cannot
+/// hang the reader).
 pub fn read_regular_capped(path: &Path, cap: u64, what: &str) -> std::io::Result<Option<String>> {
     if !std::fs::metadata(path)?.is_file() {
         return Ok(None);
     }
+    read_capped(path, cap, what, true)
+}
+
+fn read_capped(path: &Path, cap: u64, what: &str, follow: bool) -> std::io::Result<Option<String>> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
+        let nofollow = if follow { 0 } else { libc::O_NOFOLLOW };
+        options.custom_flags(libc::O_NONBLOCK | nofollow);
     }
-    let f = options.open(path)?;
+    let f = match options.open(path) {
+        Ok(f) => f,
+        // A link swapped in since the check (ELOOP under O_NOFOLLOW): not regular.
+        #[cfg(unix)]
+        Err(e) if !follow && e.raw_os_error() == Some(libc::ELOOP) => return Ok(None),
+        Err(e) => return Err(e),
+    };
     if !f.metadata()?.is_file() {
         return Ok(None);
     }
     let mut bytes = Vec::new();
     f.take(cap + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > cap {
-        return Err(std::io::Error::other(format!(
-            "larger than {cap} bytes: not {what}"
-        )));
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {cap} bytes: not {what}"),
+        ));
     }
-    String::from_utf8(bytes)
-        .map(Some)
-        .map_err(|_| std::io::Error::other(format!("not UTF-8 text: not {what}")))
+    String::from_utf8(bytes).map(Some).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text: not {what}"),
+        )
+    })
 }
 
 /// One of `count` deterministic slices of a list (1-based `index`): the items at
@@ -347,6 +406,40 @@ impl Header {
 
 /// Header keys, in file order (after `format`).
 const HEADER_KEYS: [&str; 6] = ["format", "kind", "list", "checksum", "mode", "max_guesses"];
+/// The last line's key: the checksum of everything before it ([`seal`]).
+const END_KEY: &str = "end";
+
+/// `text` with its end line appended: `end=` and the FNV-1a checksum (16 hex digits)
+/// of every byte before it. Result files end so; proof unit files end the same way
+/// with `end ` instead of `end=`.
+pub fn seal(text: String) -> String {
+    seal_as(text, "end=")
+}
+
+/// [`seal`] with another end-line prefix: `end=` or `end ` (unit files and packs).
+pub fn seal_as(mut text: String, end: &str) -> String {
+    debug_assert!(end == "end=" || end == "end ");
+    let mut h = Fnv::new();
+    h.bytes(text.as_bytes());
+    text += &format!("{end}{:016x}\n", h.finish());
+    text
+}
+
+/// The body of a sealed text (everything before its end line) when its last line is
+/// `end=HEX` or `end HEX` with the checksum of that body; `None` for a text without
+/// an end line, cut short, or edited.
+pub fn sealed_body(text: &str) -> Option<&str> {
+    let trimmed = text.trim_end_matches(['\n', '\r']);
+    let start = trimmed.rfind('\n').map_or(0, |p| p + 1);
+    let (body, last) = trimmed.split_at(start);
+    let hex = last
+        .strip_prefix("end=")
+        .or_else(|| last.strip_prefix("end "))?
+        .trim();
+    let mut h = Fnv::new();
+    h.bytes(body.as_bytes());
+    (hex.len() == 16 && u64::from_str_radix(hex, 16).ok()? == h.finish()).then_some(body)
+}
 
 /// A result file: its header and the kind's own `key=value` fields, in order.
 ///
@@ -378,7 +471,8 @@ impl ResultFile {
                 && key
                     .bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-                && !HEADER_KEYS.contains(&key),
+                && !HEADER_KEYS.contains(&key)
+                && key != END_KEY,
             "result field key '{key}'"
         );
         assert!(
@@ -400,7 +494,7 @@ impl ResultFile {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The file text.
+    /// The file text, sealed ([`seal`]).
     pub fn encode(&self) -> String {
         let h = &self.header;
         let mut out = format!(
@@ -414,12 +508,32 @@ impl ResultFile {
         for (k, v) in &self.fields {
             out += &format!("{k}={v}\n");
         }
-        out
+        seal(out)
     }
 
-    /// Parses a file's text (`path` only names it in errors). A file without the
-    /// `format` line is a version 1 file of `legacy_kind` written before the header.
+    /// Parses a file's text (`path` only names it in errors): a sealed file only, its
+    /// end checksum checked ([`sealed_body`]); a file without one (cut short, edited,
+    /// or written by a build before result files were sealed) is malformed, so its
+    /// item is computed again, never believed.
     pub fn decode(text: &str, path: &Path, legacy_kind: &str) -> Result<ResultFile, ResultsError> {
+        let body = sealed_body(text).ok_or_else(|| {
+            ResultsError::Malformed(
+                path.into(),
+                "no valid end checksum (cut short, edited, or written by an older build)".into(),
+            )
+        })?;
+        ResultFile::decode_unsealed(body, path, legacy_kind)
+    }
+
+    /// Parses a file's text without an end checksum: for `pack --adopt`, where the
+    /// user vouches for the files of older builds (and in a pack they are sealed). A
+    /// file without the `format` line is a version 1 file of `legacy_kind` written
+    /// before the header.
+    pub fn decode_unsealed(
+        text: &str,
+        path: &Path,
+        legacy_kind: &str,
+    ) -> Result<ResultFile, ResultsError> {
         let bad = |why: String| ResultsError::Malformed(path.into(), why);
         let mut map: BTreeMap<&str, &str> = BTreeMap::new();
         let mut order = Vec::new();
@@ -505,6 +619,8 @@ pub struct ResultsDir {
     pub path: PathBuf,
     kind: Kind,
     header: Header,
+    /// The files of a pack, when `path` is one (read only).
+    pack: Option<BTreeMap<String, String>>,
 }
 
 /// What a directory scan found: the files by stem, and one warning per file that
@@ -527,6 +643,16 @@ impl ResultsDir {
     ) -> Result<ResultsDir, ResultsError> {
         run_start();
         let io = |e: std::io::Error| ResultsError::Io(path.into(), e);
+        if crate::store::pack::is_pack(path) {
+            let pack = crate::store::pack::Pack::read(path)
+                .map_err(|e| ResultsError::Pack(e.to_string()))?;
+            return Ok(ResultsDir {
+                path: path.into(),
+                kind,
+                header: Header::new(kind, game, hard, max_guesses),
+                pack: Some(pack.files),
+            });
+        }
         match std::fs::metadata(path) {
             Ok(m) if m.is_dir() => {}
             Ok(_) => {
@@ -546,7 +672,17 @@ impl ResultsDir {
             path: path.into(),
             kind,
             header: Header::new(kind, game, hard, max_guesses),
+            pack: None,
         })
+    }
+
+    /// `Err` naming the pack when this is one (read only): for a run that has items
+    /// left to compute, before it computes any.
+    pub fn writable(&self) -> Result<(), ResultsError> {
+        match self.pack {
+            Some(_) => Err(ResultsError::ReadOnlyPack(self.path.clone())),
+            None => Ok(()),
+        }
     }
 
     /// The header every file of this directory (kind, game, mode) carries.
@@ -575,11 +711,16 @@ impl ResultsDir {
     /// becomes a warning naming it.
     pub fn scan(&self) -> Result<Scan, ResultsError> {
         let suffix = self.suffix();
-        let entries =
-            std::fs::read_dir(&self.path).map_err(|e| ResultsError::Io(self.path.clone(), e))?;
-        let mut names: Vec<String> = entries
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
+        let names: Vec<String> = match &self.pack {
+            Some(files) => files.keys().cloned().collect(),
+            None => std::fs::read_dir(&self.path)
+                .map_err(|e| ResultsError::Io(self.path.clone(), e))?
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect(),
+        };
+        let mut names: Vec<String> = names
+            .into_iter()
             .filter(|n| n.ends_with(&suffix) && n.len() > suffix.len() && !n.starts_with('.'))
             .collect();
         names.sort();
@@ -587,7 +728,7 @@ impl ResultsDir {
         for name in names {
             let path = self.path.join(&name);
             let stem = &name[..name.len() - suffix.len()];
-            match self.read_one(&path) {
+            match self.read_one(&name, &path) {
                 Ok(Some(f)) => {
                     scan.files.insert(stem.to_string(), f);
                 }
@@ -600,9 +741,15 @@ impl ResultsDir {
         Ok(scan)
     }
 
-    fn read_one(&self, path: &Path) -> Result<Option<ResultFile>, ResultsError> {
-        let Some(text) = read_regular(path).map_err(|e| ResultsError::Io(path.into(), e))? else {
-            return Ok(None);
+    fn read_one(&self, name: &str, path: &Path) -> Result<Option<ResultFile>, ResultsError> {
+        let text = match &self.pack {
+            Some(files) => files[name].clone(),
+            None => match read_entry(path, MAX_FILE, "a result file")
+                .map_err(|e| ResultsError::Io(path.into(), e))?
+            {
+                Some(text) => text,
+                None => return Ok(None),
+            },
         };
         let f = ResultFile::decode(&text, path, self.kind.name)?;
         if f.header != self.header {
@@ -614,12 +761,13 @@ impl ResultsDir {
         Ok(Some(f))
     }
 
-    /// Writes the result of item `stem` atomically; the error names the file. Only a
-    /// regular file (or none) is replaced: anything else at the path is an error.
+    /// Writes the result of item `stem` atomically; the error names the file. Whatever
+    /// entry is at the path (a symlink, a FIFO) is replaced, never written through.
     pub fn write(&self, stem: &str, file: &ResultFile) -> Result<(), ResultsError> {
         debug_assert_eq!(file.header, self.header);
+        self.writable()?;
         let path = self.file(stem);
-        write_file(&path, file.encode().as_bytes(), false).map_err(|e| ResultsError::Io(path, e))
+        write_entry(&path, file.encode().as_bytes()).map_err(|e| ResultsError::Io(path, e))
     }
 }
 
@@ -638,14 +786,16 @@ mod tests {
     }
 
     #[test]
-    fn files_from_before_the_header_are_read() {
+    fn files_from_before_the_header_are_read_unsealed_only() {
         let openers = "opener=salet\nlist=wordle\nchecksum=00000000000000ff\nmode=hard\nmax_guesses=6\nresult=exact 7920\n";
-        let f = ResultFile::decode(openers, Path::new("x"), "openers").unwrap();
+        let e = ResultFile::decode(openers, Path::new("x"), "openers").unwrap_err();
+        assert!(e.to_string().contains("no valid end checksum"), "{e}");
+        let f = ResultFile::decode_unsealed(openers, Path::new("x"), "openers").unwrap();
         assert_eq!(f.header.kind, "openers");
         assert_eq!((f.header.checksum, f.header.hard), (255, true));
         assert_eq!(f.get("result"), Some("exact 7920"));
         let within = "opener=salet\nlists=wordle 00000000000000ff\nmode=normal\nmax_guesses=4\nresult=refuted\nseconds=0.5\n";
-        let f = ResultFile::decode(within, Path::new("x"), "within").unwrap();
+        let f = ResultFile::decode(&seal(within.into()), Path::new("x"), "within").unwrap();
         assert_eq!(f.header.list, "wordle");
         assert_eq!(f.header.checksum, 255);
         assert_eq!(f.get("lists"), None);
@@ -655,11 +805,38 @@ mod tests {
     #[test]
     fn other_versions_and_repeated_keys_are_refused() {
         let next = format!("format={FORMAT} 2\nkind=openers\n");
-        let e = ResultFile::decode(&next, Path::new("x"), "openers").unwrap_err();
+        let e = ResultFile::decode(&seal(next), Path::new("x"), "openers").unwrap_err();
         assert!(e.to_string().contains("format version 2"), "{e}");
         let twice = "mode=normal\nmode=hard\n";
-        let e = ResultFile::decode(twice, Path::new("x"), "openers").unwrap_err();
+        let e = ResultFile::decode(&seal(twice.into()), Path::new("x"), "openers").unwrap_err();
         assert!(e.to_string().contains("'mode' appears twice"), "{e}");
+    }
+
+    #[test]
+    fn an_edited_or_cut_result_is_not_believed() {
+        let header = Header {
+            kind: "openers".into(),
+            list: "wordle".into(),
+            checksum: 7,
+            hard: false,
+            max_guesses: 6,
+        };
+        let mut f = ResultFile::new(header);
+        f.set("opener", "salet").set("result", "exact 1239");
+        let text = f.encode();
+        assert!(text.lines().last().unwrap().starts_with("end="));
+        assert_eq!(
+            ResultFile::decode(&text, Path::new("x"), "openers").unwrap(),
+            f
+        );
+        let edited = text.replace("exact 1239", "exact 1139");
+        assert!(ResultFile::decode(&edited, Path::new("x"), "openers").is_err());
+        let cut = &text[..text.len() - 30];
+        assert!(ResultFile::decode(cut, Path::new("x"), "openers").is_err());
+        // Unit files end with `end HEX`: the same seal.
+        let unit = seal_as("wordle-tree proof unit v1\nresult exact 4\n".into(), "end ");
+        assert!(sealed_body(&unit).is_some());
+        assert!(sealed_body(&unit.replace("exact 4", "exact 3")).is_none());
     }
 
     #[test]
