@@ -13,6 +13,26 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// `wordle-tree serve --port 0` (the test profile's binary) and its `http://ADDR/`.
+fn spawn_server() -> (std::process::Child, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_wordle-tree"))
+        .args(["serve", "--port", "0"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(c.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap()
+        .to_string();
+    (c, url)
+}
+
 #[test]
 #[ignore]
 fn ten_thousand_requests_over_32_connections() {
@@ -20,21 +40,9 @@ fn ten_thousand_requests_over_32_connections() {
     let url = match std::env::var("WORDLE_TREE_URL") {
         Ok(u) => u,
         Err(_) => {
-            let mut c = Command::new(env!("CARGO_BIN_EXE_wordle-tree"))
-                .args(["serve", "--port", "0"])
-                .current_dir(env!("CARGO_MANIFEST_DIR"))
-                .stdout(Stdio::piped())
-                .spawn()
-                .unwrap();
-            let mut line = String::new();
-            BufReader::new(c.stdout.take().unwrap())
-                .read_line(&mut line)
-                .unwrap();
+            let (c, url) = spawn_server();
             child = Some(c);
-            line.split_whitespace()
-                .find(|w| w.starts_with("http://"))
-                .unwrap()
-                .to_string()
+            url
         }
     };
     let histories = [
@@ -142,22 +150,8 @@ fn ten_thousand_requests_over_32_connections() {
 fn slow_clients_do_not_starve_normal_requests() {
     use std::io::{Read, Write};
     use std::net::TcpStream;
-    let mut c = Command::new(env!("CARGO_BIN_EXE_wordle-tree"))
-        .args(["serve", "--port", "0"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(c.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()["http://".len()..]
-        .trim_end_matches('/')
-        .to_string();
+    let (mut c, url) = spawn_server();
+    let addr = url["http://".len()..].trim_end_matches('/').to_string();
     // `SLOW_CLIENTS=200` stays under the connection cap.
     let slow_n: usize = std::env::var("SLOW_CLIENTS")
         .ok()
