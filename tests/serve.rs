@@ -870,3 +870,50 @@ proptest::proptest! {
         }
     }
 }
+
+/// Issue 38: the answers hyper writes itself, before any handler (a raw non-ASCII
+/// byte in the URI: 400; 200 header lines: 431; a 70 KB URI: 414), had empty bodies.
+/// They are JSON too, with the same status.
+#[test]
+fn hypers_own_error_answers_are_json() {
+    use std::io::{Read, Write};
+    use wordle_tree::players::serve::{run_with, Limits};
+    let rt = rt();
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let server = rt.spawn(run_with(app(), listener, Limits::default(), async {
+        let _ = rx.await;
+    }));
+    let mut many_headers = b"GET /api/lists HTTP/1.1\r\nHost: x\r\n".to_vec();
+    many_headers.extend(b"X-a: b\r\n".repeat(200));
+    many_headers.extend(b"\r\n");
+    let mut long_uri = b"GET /api/lists?".to_vec();
+    long_uri.extend(vec![b'a'; 70_000]);
+    long_uri.extend(b" HTTP/1.1\r\nHost: x\r\n\r\n");
+    for (request, status) in [
+        (
+            b"GET /api/next?h=\xff HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+            "400",
+        ),
+        (many_headers, "431"),
+        (long_uri, "414"),
+    ] {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        // (hyper answers once the whole head is read: nothing is left unread.)
+        s.write_all(&request).unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        let out = String::from_utf8_lossy(&out);
+        assert!(out.starts_with(&format!("HTTP/1.1 {status}")), "{out}");
+        assert!(out.contains("content-type: application/json"), "{out}");
+        let body = out.split_once("\r\n\r\n").unwrap().1;
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert!(v["error"].is_string(), "{out}");
+    }
+    let _ = tx.send(());
+    rt.block_on(server).unwrap().unwrap();
+}

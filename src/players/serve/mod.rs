@@ -27,10 +27,9 @@
 //! request on a kept-alive connection), and at most `max_connections` open at once
 //! (one tokio semaphore permit per connection, held by its task; more wait in the
 //! listen backlog). A client that disconnects mid-answer costs its connection only:
-//! the `serve` command ignores SIGPIPE (`cli/serve.rs`). Not JSON: the few answers
-//! hyper writes itself before any handler runs, for a request head it cannot parse
-//! (400), one over its buffer (431) or a URI over 64 KiB (414); hyper 1.12 has no
-//! hook to give them a body. Every request that searches has one deadline,
+//! the `serve` command ignores SIGPIPE (`cli/serve.rs`). The few answers hyper writes
+//! itself before any handler runs (a request head it cannot parse: 400, one over its
+//! buffer: 431, a URI over 64 KiB: 414) get a JSON body too ([`json_errors`]). Every request that searches has one deadline,
 //! `time_limit` after it starts, shared by all its searches (a review runs many:
 //! [`crate::players::review`] starts none after the deadline), so a value not proved in time
 //! is reported as a range, never as exact. Requests that only walk the tree are answered on the
@@ -56,6 +55,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
+
+mod json_errors;
 
 /// The page, with its CSS and script inline.
 pub const PAGE: &str = include_str!("page.html");
@@ -305,7 +306,7 @@ pub async fn run_with(
             () = &mut shutdown => break,
         };
         let conn = http.serve_connection(
-            TokioIo::new(stream),
+            json_errors::JsonErrors::new(TokioIo::new(stream)),
             hyper_util::service::TowerToHyperService::new(service.clone()),
         );
         let conn = graceful.watch(conn);
