@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tower::ServiceExt;
-use wordle_tree::players::serve::{router, App, Config};
+use wordle_tree::players::serve::{router, run_with, App, Config, Limits};
 
 fn app() -> Arc<App> {
     static APP: OnceLock<Arc<App>> = OnceLock::new();
@@ -750,6 +750,27 @@ fn a_tree_the_table_contradicts_is_refused_or_not_trusted() {
     );
 }
 
+/// The shared app served on a free loopback port with `limits` until the sender is
+/// used: its address, the sender, the server's task.
+fn on_loopback(
+    rt: &tokio::runtime::Runtime,
+    limits: Limits,
+) -> (
+    std::net::SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let server = rt.spawn(run_with(app(), listener, limits, async {
+        let _ = rx.await;
+    }));
+    (addr, tx, server)
+}
+
 /// Issue 38: no header or idle timeout, no connection cap, let half-sent requests
 /// hold the server. With a 300 ms header timeout and 2 connections at most, two
 /// clients that send half a request are closed by the server, and a third client,
@@ -757,20 +778,12 @@ fn a_tree_the_table_contradicts_is_refused_or_not_trusted() {
 #[test]
 fn slow_clients_are_closed_and_the_next_one_served() {
     use std::io::{Read, Write};
-    use wordle_tree::players::serve::{run_with, Limits};
     let rt = rt();
-    let listener = rt
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let addr = listener.local_addr().unwrap();
     let limits = Limits {
         header_timeout: Duration::from_millis(300),
         max_connections: 2,
     };
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let server = rt.spawn(run_with(app(), listener, limits, async {
-        let _ = rx.await;
-    }));
+    let (addr, tx, server) = on_loopback(&rt, limits);
     let slow: Vec<std::net::TcpStream> = (0..2)
         .map(|_| {
             let mut s = std::net::TcpStream::connect(addr).unwrap();
@@ -877,16 +890,8 @@ proptest::proptest! {
 #[test]
 fn hypers_own_error_answers_are_json() {
     use std::io::{Read, Write};
-    use wordle_tree::players::serve::{run_with, Limits};
     let rt = rt();
-    let listener = rt
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let server = rt.spawn(run_with(app(), listener, Limits::default(), async {
-        let _ = rx.await;
-    }));
+    let (addr, tx, server) = on_loopback(&rt, Limits::default());
     let mut many_headers = b"GET /api/lists HTTP/1.1\r\nHost: x\r\n".to_vec();
     many_headers.extend(b"X-a: b\r\n".repeat(200));
     many_headers.extend(b"\r\n");
