@@ -273,9 +273,14 @@ fn damaged_tables_are_refused_by_file_and_line() {
             "not an opener table: the first line must be",
         ),
         (
-            with(0, "# format=wordle-tree-opener-table 2"),
+            with(0, "# format=wordle-tree-opener-table 3"),
             1,
-            "format version 2",
+            "format version 3",
+        ),
+        (
+            with(0, "# format=wordle-tree-opener-table 1"),
+            1,
+            "format version 1 (this build reads version 2)",
         ),
         (with(3, "# mode=easy"), 4, "unknown mode 'easy'"),
         (with(2, "# checksum=xyz"), 3, "is not 16 hexadecimal digits"),
@@ -342,9 +347,32 @@ fn damaged_tables_are_refused_by_file_and_line() {
             "is neither a whole number nor 'cannot finish within 3'",
         ),
         (
-            lines[..last - 1].join("\n") + "\n",
+            lines[..last - 2].join("\n") + "\n" + lines[last - 1] + "\n",
             last - 1,
             "rows, but the header says solved=",
+        ),
+        // Truncated: the rows' checksum, the last line, is missing.
+        (
+            lines[..last - 1].join("\n") + "\n",
+            last - 1,
+            "the last line must be '# rows_checksum=",
+        ),
+        // Issue 38: an edit every derived column agrees with (here a max depth) is
+        // caught by the rows' checksum alone, on its line, the last.
+        (
+            with(
+                10,
+                &format!(
+                    "{},{},{},{},{}",
+                    cells[0],
+                    cells[1],
+                    cells[2],
+                    cells[3],
+                    if cells[4] == "3" { "2" } else { "3" }
+                ),
+            ),
+            last,
+            "the rows do not match their checksum",
         ),
     ];
     for (text, line, why) in cases {
@@ -494,6 +522,18 @@ fn shipped_tables() -> Vec<PathBuf> {
     v
 }
 
+/// Issue 38: the shipped tables carry their rows' checksum, and the library writes
+/// each back byte for byte (the values were not changed by adding it).
+#[test]
+fn shipped_tables_carry_their_rows_checksum() {
+    for p in shipped_tables() {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let t = OpenerTable::decode(&text, &p).unwrap();
+        assert_eq!(t.encode(), text, "{}", p.display());
+        assert!(text.lines().last().unwrap().starts_with("# rows_checksum="));
+    }
+}
+
 #[test]
 fn shipped_tables_match_their_lists_and_a_sample_of_rows_solves() {
     let tables = shipped_tables();
@@ -571,6 +611,10 @@ impl Files {
         );
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("table written to t.csv (complete)"), "{text}");
+        // Issue 38: the table written ends with its rows' checksum.
+        let csv = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
+        let last = csv.lines().last().unwrap();
+        assert!(last.starts_with("# rows_checksum="), "{last}");
         let table = OpenerTable::load_for(&dir.path().join("t.csv"), &game, false, 6).unwrap();
         Files { dir, game, table }
     }
@@ -644,7 +688,7 @@ fn cli_rank_exact_shows_totals_and_labels_partial_tables() {
     );
     std::fs::write(
         f.dir.path().join("d.csv"),
-        "# format=wordle-tree-opener-table 1\nx\n",
+        "# format=wordle-tree-opener-table 2\nx\n",
     )
     .unwrap();
     let (code, _, err) = f.run(&["--table", "d.csv", "rank", "--exact"]);
@@ -802,7 +846,13 @@ fn table_backed_review_equals_the_solver_backed_one() {
                 Some(&t),
             )
             .unwrap();
-            assert_eq!(by_table.steps, by_solver.steps, "seed {seed} {}", r.opener);
+            // The complete table also proves the tree's opener best (issue 38): the
+            // root's best is proved with it, not without; every value is the same.
+            assert!(by_table.steps[0].best_proved, "seed {seed}");
+            assert!(!by_solver.steps[0].best_proved, "seed {seed}");
+            let mut unproved = by_table.steps.clone();
+            unproved[0].best_proved = false;
+            assert_eq!(unproved, by_solver.steps, "seed {seed} {}", r.opener);
             assert_eq!(by_table.rest, by_solver.rest);
             assert_eq!(
                 by_table.steps[0].played,

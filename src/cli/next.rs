@@ -321,9 +321,8 @@ impl<'a> Helper<'a> {
         let Source::Solved {
             off,
             opener_given,
-            left,
-            within_limit,
             proof,
+            ..
         } = m.source
         else {
             return None;
@@ -363,11 +362,8 @@ impl<'a> Helper<'a> {
                 )
             }
         };
-        if !within_limit {
-            let allowed = self.guide.max_guesses() as usize - steps.len();
-            note += &format!(
-                "; no plan is sure to finish within the {allowed} guess(es) left, this one needs up to {left}"
-            );
+        if let Some(w) = m.limit_warning(self.guide.max_guesses() as usize - steps.len()) {
+            note += &format!("; {w}");
         }
         Some(note)
     }
@@ -407,6 +403,23 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
         }
         Advice::Play(m) => {
             let note = helper.off_tree_note(&steps, &m, ms);
+            // What the opener table proves about the tree, and at the root whether it
+            // proves another opener better.
+            let table = match &loaded.tree {
+                Some(_) if m.source == Source::Tree => super::opener_table(ctx)?,
+                _ => None,
+            };
+            let table = table.as_ref().map(|(t, _)| t);
+            let trust = loaded
+                .tree
+                .as_ref()
+                .map(|(tree, _)| wordle_tree::players::review::tree_trust(game, tree, table));
+            let opener_note = match &loaded.tree {
+                Some((tree, _)) if steps.is_empty() && m.source == Source::Tree => {
+                    wordle_tree::players::review::better_opener_note(game, tree, table)
+                }
+                _ => None,
+            };
             let guess = helper.word(m.guess);
             let words = helper.words(&m.candidates);
             if args.json {
@@ -414,18 +427,11 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                 // and the least cost it proved (the plan's own when proved); with a
                 // chosen opener neither is claimed (null bound, not proven).
                 let (source, step, lower_bound, proven) = match m.source {
-                    // A shipped tree is optimal from its opener (see
-                    // `review::tree_guess_proved`): proved below the root, and at the
-                    // root where the opener is proved best.
+                    // A tree is optimal from its opener only where the opener
+                    // table proves it (`review::tree_trust`): then proved below the
+                    // root, and at the root where the opener is proved best.
                     Source::Tree => {
-                        let proven = loaded.tree.as_ref().is_some_and(|(tree, _)| {
-                            wordle_tree::players::review::tree_guess_proved(
-                                game,
-                                tree,
-                                steps.len(),
-                                args.tree.is_none(),
-                            )
-                        });
+                        let proven = trust.is_some_and(|t| t.proves(steps.len()));
                         ("tree", None, proven.then_some(m.cost), Some(proven))
                     }
                     Source::Solved {
@@ -447,6 +453,8 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                 let mut v = serde_json::json!({
                     "history": history,
                     "found": false,
+                    "within_limit": m.source.within_limit(),
+                    "opener_note": opener_note,
                     "guess": guess,
                     "candidates": m.candidates.len(),
                     "words": words,
@@ -469,6 +477,9 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                 }
                 if let Some(note) = note {
                     outln!("{note}");
+                }
+                if let Some(n) = &opener_note {
+                    outln!("note: {n}");
                 }
                 outln!("next guess: {guess}");
                 if words.len() <= 10 {

@@ -75,20 +75,28 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs) -> Result<ExitCode> {
     } else {
         Some(load_tree_or_shipped(ctx, args.tree.as_deref())?)
     };
+    // The opener table (`--table`, else the shipped one) proves the openers' values,
+    // and a tree optimal only where the tree's total is its opener's there.
+    let table = super::opener_table(ctx)?;
+    if let (Some((t, tfile)), Some((tree, file)), None) = (&table, &tree, &args.tree) {
+        // A shipped tree and the table must agree on its opener.
+        let all = game.all_answer_ids();
+        if let Some((total, _)) = play::subtree_depths(game, tree.root(), &all) {
+            t.check_tree(tfile, file, game.guesses[tree.root().guess.index()], total)?;
+        }
+    }
+    let trust = tree
+        .as_ref()
+        .map(|(t, _)| review::tree_trust(game, t, table.as_ref().map(|(t, _)| t)))
+        .unwrap_or_default();
     let options = Options {
         deadline: args.time_limit.and_then(|l| Instant::now().checked_add(l)),
         ties: args.ties,
-        // Shipped trees are `solve` outputs, optimal from their opener.
-        tree_optimal: args.tree.is_none(),
+        tree_optimal: trust.optimal,
     };
-    // The player's own opener is read from the opener table when there is one.
     let own_opener = steps
         .first()
         .filter(|s| tree.as_ref().is_none_or(|(t, _)| t.root().guess != s.guess));
-    let table = match own_opener {
-        Some(_) => super::opener_table(ctx)?,
-        None => None,
-    };
     let r = review::review_with_table(
         game,
         tree.as_ref().map(|(t, _)| t),
@@ -108,7 +116,11 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut source = match &tree {
-        Some((_, p)) => format!("tree {}", p.display()),
+        Some((_, p)) if trust.optimal => format!("tree {}", p.display()),
+        Some((_, p)) => format!(
+            "tree {} not used: no complete opener table proves it optimal, so every state is solved",
+            p.display()
+        ),
         None => "no tree: every state solved".to_string(),
     };
     if let (Some(s), Some((t, p))) = (own_opener, &table) {
@@ -148,14 +160,13 @@ fn print_text(game: &wordle_tree::Game, r: &Review) -> Result<()> {
             play::token(game, s.step)
         );
         let best: Vec<String> = s.best.iter().map(|&g| word(g)).collect();
-        let what = if s.best_proved {
-            if s.ties_complete {
-                "optimal; all tied guesses listed"
-            } else {
-                "optimal; other guesses may tie"
+        let what = match (s.best_proved, s.ties_complete, s.best_source) {
+            (true, _, review::BestSource::Table) => {
+                "optimal: first in the complete opener table; other openers may tie"
             }
-        } else {
-            "best known, not proved optimal"
+            (true, true, _) => "optimal; all tied guesses listed",
+            (true, false, _) => "optimal; other guesses may tie",
+            (false, ..) => "best known, not proved optimal",
         };
         outln!(
             "  best:   {} {} guesses expected ({what})",
@@ -164,14 +175,25 @@ fn print_text(game: &wordle_tree::Game, r: &Review) -> Result<()> {
         );
         let verdict = if s.is_optimal() {
             "optimal, 0 guesses lost".to_string()
-        } else {
+        } else if s.fails_limit {
+            format!(
+                "not optimal: it may not find the answer within the {} guess(es) left, where the best does ({} guesses lost at least)",
+                s.guesses_left,
+                range_text(s.lost(), false)
+            )
+        } else if s.best_proved {
             format!("{} guesses lost", range_text(s.lost(), false))
+        } else {
+            format!(
+                "{} guesses lost against the best known",
+                range_text(s.lost(), false)
+            )
         };
         outln!(
             "  played: {} {} guesses expected: {verdict}{}",
             word(s.step.guess),
             value_text(s.played),
-            if s.beyond_limit {
+            if s.beyond_limit && !s.fails_limit {
                 " (some outcomes need more guesses than the game has left)"
             } else {
                 ""

@@ -1,6 +1,12 @@
 //! The `serve` command: the local web page and JSON API of [`wordle_tree::players::serve`], on
 //! a small tokio runtime. Ctrl-C or SIGTERM stop it (running searches are interrupted
 //! through the shared stop flag, then the server drains and exits with 130).
+//!
+//! SIGPIPE: `main` restores its default action (so `rank | head` ends quietly), which
+//! would let any client kill the server: hyper writes answers with `writev`, which
+//! raises SIGPIPE when the client has gone (a pipelined burst then a close did it on
+//! the first or second try). `serve` ignores it before starting any thread, so a
+//! write to a closed connection is an error for that connection only.
 
 use super::next::parse_seconds;
 use super::Ctx;
@@ -30,6 +36,12 @@ pub struct ServeArgs {
 }
 
 pub fn run(ctx: &Ctx, args: &ServeArgs) -> Result<ExitCode> {
+    #[cfg(unix)]
+    // SAFETY: no other thread has been started by this command yet (the runtime and
+    // the search pool come later), and SIG_IGN is a valid disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let config = Config {
         lists: vec!["wordle".into(), "nyt".into()],

@@ -286,6 +286,21 @@ impl Move {
     pub fn expected(&self) -> f64 {
         self.cost as f64 / self.candidates.len() as f64
     }
+
+    /// When no plan is sure to finish within the `allowed` guesses left (the search
+    /// had to allow more): the warning `next`, `play` and `serve` all give.
+    pub fn limit_warning(&self, allowed: usize) -> Option<String> {
+        match self.source {
+            Source::Solved {
+                left,
+                within_limit: false,
+                ..
+            } => Some(format!(
+                "no plan is sure to finish within the {allowed} guess(es) left, this one needs up to {left}"
+            )),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,6 +323,17 @@ pub enum Source {
 }
 
 impl Source {
+    /// False when no plan finishes within the guesses the game has left.
+    pub fn within_limit(&self) -> bool {
+        !matches!(
+            self,
+            Source::Solved {
+                within_limit: false,
+                ..
+            }
+        )
+    }
+
     /// True when the guess and its cost are proved optimal for the state (a tree's
     /// move is the tree's choice, not a proof).
     pub fn proven_optimal(&self) -> bool {

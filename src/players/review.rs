@@ -13,8 +13,9 @@
 //! - the player's guess `g` at `S`: `|S| + sum of V(B)` over its non-green buckets `B`.
 //! - best: the least of the tree's (or solver's) guess and the player's guess. Below
 //!   the root a stored tree's guess is optimal (every subtree of an optimal tree is
-//!   optimal for its state); at the root it is only the best of all openers where that
-//!   was proved ([`PROVED_OPENERS`]), so the review says "best known" otherwise.
+//!   optimal for its state); at the root it is only the best of all openers where a
+//!   complete opener table ranks it first; otherwise the table's first opener is the
+//!   root's best (proved), and without a table the review says "best known".
 //! - guesses lost at a step: `(cost of the player's guess - V(S)) / |S|`, 0 exactly
 //!   when the guess is optimal.
 //! - luck at a step: the guess's average of the guesses still needed after its
@@ -44,7 +45,17 @@
 //! the greedy plan cannot finish within the guesses left does a search run, to settle
 //! what the limit allows, stopping at its first guess solved). A value not
 //! proved is a range `[lower, upper]`, the upper end a real plan's cost; it is never
-//! shown as exact. A value the tree proves (below the root of a shipped tree) stays
+//! shown as exact. The work after the deadline is bounded too (issue 38: 37 s under
+//! a 2 s limit before): an eighth of the time limit after it, every search still
+//! running is cut (the solvers watch the review's own stop flag) and its state is
+//! valued by greedy plans alone.
+//!
+//! What is proved (issue 38): a tree only where the caller checked it
+//! ([`tree_trust`]: its total equals its opener's in a complete opener table), and
+//! the root's optimum from such a table (its first row). A player's guess that may
+//! not finish within the guesses left where the best does is not optimal, and its
+//! cost is never compared below the best's (so no range is inverted and no loss
+//! negative). A value the tree proves (below the root of a shipped tree) stays
 //! exact: a player's guess whose value is a range cannot beat a proved optimum.
 //!
 //! Ties: only the tree's (or solver's) guess and the player's are evaluated, so the
@@ -63,31 +74,86 @@ use crate::players::play::{self, HistoryError, Step};
 use crate::search::{Config, SolveError, Solver};
 use crate::store::opener_table::{Entry, OpenerTable};
 use crate::tree::{Node, Tree};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// Openers proved best of all allowed guesses by an exhaustive `openers` run of this
-/// project: (lists, hard mode, opener). README.md, section `openers`: `openers --top 5`
-/// on the wordle lists in normal mode puts `salet` first at 7920.
-pub const PROVED_OPENERS: &[(&str, bool, &str)] = &[("wordle", false, "salet")];
-
-/// True when `opener` is proved best of all allowed guesses of `game` in this mode
-/// ([`PROVED_OPENERS`]).
-pub fn opener_proved(game: &Game, hard: bool, opener: GuessId) -> bool {
-    let word = game.guesses[opener.index()];
-    PROVED_OPENERS
-        .iter()
-        .any(|&(l, h, w)| l == game.name && h == hard && Word::parse(w).ok() == Some(word))
+/// What an opener table proves about a stored tree: whether the tree is optimal from
+/// its opener, and whether that opener is best of all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TreeTrust {
+    /// The tree's total over every answer equals its opener's exact total in a
+    /// complete opener table of these lists and rules: every subtree is then optimal
+    /// for its state (the guesses left included). A tree proves nothing by itself.
+    pub optimal: bool,
+    /// The same table ranks the tree's opener first: its total is the least of all.
+    pub opener_best: bool,
 }
 
-/// True when the guess a stored tree plays `depth` guesses into the game is proved
-/// optimal for its state. A tree built by `solve` (`optimal`: a shipped tree) is
-/// optimal from its opener, so below the root each subtree is optimal for its state
-/// (the guesses left included); at the root the opener is proved best only where an
-/// exhaustive run proved it ([`opener_proved`]). A tree of unknown origin proves
-/// nothing. `next --json`, `serve` and `review` all report this.
-pub fn tree_guess_proved(game: &Game, tree: &Tree, depth: usize, optimal: bool) -> bool {
-    optimal && (depth > 0 || opener_proved(game, tree.hard(), tree.root().guess))
+impl TreeTrust {
+    /// True when the tree's guess `depth` guesses into the game is proved optimal for
+    /// its state: below the root when the tree is optimal, at the root only when its
+    /// opener is also proved best. `next --json`, `serve` and `review` all say this.
+    pub fn proves(&self, depth: usize) -> bool {
+        self.optimal && (depth > 0 || self.opener_best)
+    }
+}
+
+/// `table` when it is for these lists (checksum, sizes), mode and guess limit.
+pub fn table_for<'t>(
+    table: Option<&'t OpenerTable>,
+    game: &Game,
+    hard: bool,
+    max_guesses: u8,
+) -> Option<&'t OpenerTable> {
+    table.filter(|t| {
+        t.checksum == game.checksum
+            && t.openers == game.n_guesses()
+            && t.answers == game.n_answers()
+            && t.hard == hard
+            && t.max_guesses == max_guesses
+    })
+}
+
+/// What `table` proves about `tree` ([`TreeTrust`]): checked, the tree's total walked
+/// over every answer (0.45 ms on the original lists). Without a complete table of the
+/// tree's lists and rules nothing is proved.
+pub fn tree_trust(game: &Game, tree: &Tree, table: Option<&OpenerTable>) -> TreeTrust {
+    let Some(t) =
+        table_for(table, game, tree.hard(), tree.max_guesses()).filter(|t| t.is_complete())
+    else {
+        return TreeTrust::default();
+    };
+    let opener = game.guesses[tree.root().guess.index()];
+    let all = game.all_answer_ids();
+    let total = play::subtree_depths(game, tree.root(), &all).map(|(total, _)| total);
+    let optimal = total.is_some() && total == t.total(opener);
+    TreeTrust {
+        optimal,
+        opener_best: optimal && t.proves_best(opener),
+    }
+}
+
+/// When a complete table proves another opener better than the tree's: `"the opener
+/// table proves tarse better: 7883 (3.4140 on average) against salet's 7894 (3.4188)"`.
+pub fn better_opener_note(game: &Game, tree: &Tree, table: Option<&OpenerTable>) -> Option<String> {
+    let t = table_for(table, game, tree.hard(), tree.max_guesses())?;
+    let (best, least) = t.proved_optimum()?;
+    let opener = game.guesses[tree.root().guess.index()];
+    if t.proves_best(opener) {
+        return None;
+    }
+    let n = game.n_answers();
+    Some(match t.total(opener) {
+        Some(total) => format!(
+            "the opener table proves {best} better: {least} ({:.4} on average) against {opener}'s {total} ({:.4})",
+            least as f64 / n as f64,
+            total as f64 / n as f64
+        ),
+        None => format!(
+            "the opener table proves {best} best: {least} ({:.4} on average)",
+            least as f64 / n as f64
+        ),
+    })
 }
 
 /// The largest state whose tie set is enumerated (normal mode, [`Options::ties`]).
@@ -164,6 +230,8 @@ impl Range {
 pub enum BestSource {
     Tree,
     Solver,
+    /// The best opener of a complete opener table (the root only).
+    Table,
 }
 
 /// One step of a reviewed game.
@@ -186,8 +254,13 @@ pub struct StepReview {
     /// being the next step's best).
     pub played: Value,
     /// True when some bucket of the player's guess (or the state) cannot be finished
-    /// within the guesses left, so its value counts the fewest guesses that can.
+    /// within the guesses left (or, valued without a search, was not shown to be), so
+    /// its value counts the fewest guesses found to finish it.
     pub beyond_limit: bool,
+    /// True when the player's guess is beyond the limit but the best is not: the
+    /// guess may not find the answer in time, so it is not optimal, and its cost is
+    /// raised to the best's (never compared below it).
+    pub fails_limit: bool,
     /// `sum |B|^2 / |S|` over the buckets of the player's guess.
     pub expected_left: f64,
     /// The candidates its actual feedback left (1 for all green).
@@ -227,8 +300,14 @@ impl StepReview {
             upper: avg.upper - after_lo,
         }
     }
+    /// True only where proved: the best is proved optimal, the player's guess costs
+    /// exactly as much, and it finishes wherever the best does.
     pub fn is_optimal(&self) -> bool {
-        self.played.is_exact() && self.best_value.is_exact() && self.played.hi == self.best_value.hi
+        self.best_proved
+            && !self.fails_limit
+            && self.played.is_exact()
+            && self.best_value.is_exact()
+            && self.played.hi == self.best_value.hi
     }
 }
 
@@ -294,8 +373,10 @@ pub struct Options {
     pub deadline: Option<Instant>,
     /// Enumerate the tie set of small states (see the module doc).
     pub ties: bool,
-    /// The tree is optimal from its opener (a shipped tree, built by `solve`): below
-    /// the root its guesses are then optimal; otherwise they are only "best known".
+    /// The tree is proved optimal from its opener: below the root its guesses are then
+    /// optimal; otherwise the tree is not used. The commands set it from
+    /// [`tree_trust`] (checked against a complete opener table), never on a tree's
+    /// word; a test may set it for a tree it solved itself.
     pub tree_optimal: bool,
 }
 
@@ -303,6 +384,8 @@ pub struct Options {
 pub enum ReviewError {
     #[error(transparent)]
     History(#[from] HistoryError),
+    #[error("the history has {steps} guesses, more than the {limit} the game allows")]
+    TooManySteps { steps: usize, limit: u8 },
     #[error("nothing to review: the history is empty and there is no tree")]
     Empty,
     #[error(
@@ -346,23 +429,98 @@ pub fn review_with_table(
         Some(t) => (t.hard(), t.max_guesses()),
         None => (hard, max_guesses),
     };
+    if steps.len() > max_guesses as usize {
+        return Err(ReviewError::TooManySteps {
+            steps: steps.len(),
+            limit: max_guesses,
+        });
+    }
+    // A tree not proved optimal is not used: every state off a trusted tree is solved.
+    let tree = tree.filter(|_| options.tree_optimal);
+    let table = table_for(table, game, hard, max_guesses);
     // The exact total of the first guess played, from the table.
     let opener_total = match (table, steps.first()) {
-        (Some(t), Some(s))
-            if t.checksum == game.checksum
-                && t.openers == game.n_guesses()
-                && t.answers == game.n_answers()
-                && t.hard == hard
-                && t.max_guesses == max_guesses =>
-        {
-            match t.get(game.guesses[s.guess.index()]).map(|r| r.entry) {
-                Some(Entry::Exact { total, .. }) => Some(total),
-                _ => None,
-            }
-        }
+        (Some(t), Some(s)) => match t.get(game.guesses[s.guess.index()]).map(|r| r.entry) {
+            Some(Entry::Exact { total, .. }) => Some(total),
+            _ => None,
+        },
         _ => None,
     };
+    // The proved best opener and its total, from a complete table.
+    let root_best = table
+        .and_then(|t| t.proved_optimum())
+        .and_then(|(w, total)| Some((game.guess_id(w)?, total)));
     let history = play::replay(game, steps, hard)?;
+    // With a deadline, one budget: the searches stop taking new guesses at it, and a
+    // grace of an eighth of the time left later every search still running is cut
+    // (the flag the solvers watch), the states left valued without a search.
+    let cut = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        if let Some(d) = options.deadline {
+            let now = Instant::now();
+            let hard_stop = d + d.saturating_duration_since(now) / 8;
+            let (cut, done) = (&cut, &done);
+            scope.spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) || Instant::now() >= hard_stop {
+                        cut.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+            });
+        }
+        let solver_stop = if options.deadline.is_some() {
+            &cut
+        } else {
+            stop
+        };
+        let r = review_states(
+            game,
+            tree,
+            hard,
+            max_guesses,
+            steps,
+            history,
+            Budget {
+                solver_stop,
+                outer: stop,
+            },
+            options,
+            opener_total,
+            root_best,
+            table,
+        );
+        done.store(true, Ordering::Relaxed);
+        r
+    })
+}
+
+/// The stop flag the review's solvers watch (the caller's, or with a deadline the
+/// review's own cut), and the caller's: a search cut by the review is valued without
+/// a search; one stopped by the caller ends the review.
+#[derive(Clone, Copy)]
+struct Budget<'a> {
+    solver_stop: &'a AtomicBool,
+    outer: &'a AtomicBool,
+}
+
+/// [`review_with_table`] once its inputs are checked.
+#[allow(clippy::too_many_arguments)]
+fn review_states(
+    game: &Game,
+    tree: Option<&Tree>,
+    hard: bool,
+    max_guesses: u8,
+    steps: &[Step],
+    history: play::History,
+    budget: Budget,
+    options: Options,
+    opener_total: Option<u64>,
+    root_best: Option<(GuessId, u64)>,
+    table: Option<&OpenerTable>,
+) -> Result<Review, ReviewError> {
     // States before each step and after the last.
     let mut states: Vec<(Vec<AnswerId>, Revealed, Option<&Node>)> = Vec::new();
     let mut candidates: Vec<AnswerId> = game.all_answer_ids();
@@ -386,14 +544,20 @@ pub fn review_with_table(
         states.push((candidates, revealed, node));
     }
     let left_at = |i: usize| max_guesses as i32 - i as i32;
-    let root_proved = tree.is_some_and(|t| opener_proved(game, hard, t.root().guess));
+    let root_proved = tree.is_some_and(|t| {
+        table.is_some_and(|tb| tb.proves_best(game.guesses[t.root().guess.index()]))
+    });
 
     // The first state needing the solver: off the tree, or the player left it there.
     let first_search = (0..states.len()).find(|&i| {
         let small = options.ties && !hard && states[i].0.len() <= TIE_LIMIT;
+        // At the root a complete table gives the best opener's value, and the
+        // player's opener's from its row.
+        let root_known =
+            i == 0 && root_best.is_some() && (i == steps.len() || opener_total.is_some());
         small
             || match states[i].2 {
-                None => true,
+                None => !root_known,
                 Some(_) if i == 0 && opener_total.is_some() => false,
                 Some(n) => i < steps.len() && steps[i].guess != n.guess,
             }
@@ -440,13 +604,26 @@ pub fn review_with_table(
             others[i] = Some((rest, rest, false));
         }
     }
+    // The root: the table's proved best opener, unless the tree's opener is proved
+    // best (then the tree's value, the same total, and its subtree).
+    if let Some((g, total)) = root_best {
+        if !best[0].is_some_and(|b| b.3) {
+            best[0] = Some((
+                g,
+                Value::exact(total, game.n_answers()),
+                BestSource::Table,
+                true,
+                false,
+            ));
+        }
+    }
 
     if let Some(j) = first_search {
         // One sub-game over the first state searched answers every later state and
         // every bucket of the player's guesses (all subsets of it), sharing one
         // transposition table. At the root (the player's own opener) it is the game.
         let sub = SubGame::new(game, &states[j].0, hard);
-        let solver = sub.solver(max_guesses, hard, stop);
+        let solver = sub.solver(max_guesses, hard, budget.solver_stop);
         let value_of = |ids: &[AnswerId], left: i32, rev: &Revealed, want_guess: bool| {
             state_value(
                 &solver,
@@ -456,13 +633,14 @@ pub fn review_with_table(
                 rev,
                 options.deadline,
                 want_guess,
+                budget.outer,
             )
         };
         for i in j..states.len() {
-            let (cands, rev, node) = &states[i];
+            let (cands, rev, _) = &states[i];
             let ids = sub.ids(cands);
             let left = left_at(i);
-            if node.is_none() {
+            if best[i].is_none() {
                 let (v, g, beyond) = value_of(&ids, left, rev, true)?;
                 let guess = sub.to_game(game, g.expect("asked for the guess"));
                 best[i] = Some((
@@ -489,6 +667,7 @@ pub fn review_with_table(
                     left,
                     rev,
                     options.deadline,
+                    budget.outer,
                 )?);
             }
             if options.ties && !hard && cands.len() <= TIE_LIMIT {
@@ -503,6 +682,7 @@ pub fn review_with_table(
                         left,
                         v.hi,
                         options.deadline,
+                        budget.outer,
                     )?
                     .map(|t| t.into_iter().collect());
                 }
@@ -548,12 +728,27 @@ pub fn review_with_table(
                 (played, beyond)
             }
         };
-        // A proved optimum cannot be beaten: the player's guess costs at least it
-        // (its lower end may be looser when its buckets are ranges). Otherwise the
-        // player's guess may be the better one.
-        let (best_value, played) = if proved && v.is_exact() {
+        // A player's guess that may not finish within the guesses left, where the
+        // best does, is worse than the best: its cost (counted with more guesses) is
+        // not compared with the best's but raised to it, never below.
+        let fails = beyond && !beyond_best;
+        // A proved optimum cannot be beaten either: the player's guess costs at least
+        // it (its lower end may be looser when its buckets are ranges). Otherwise the
+        // player's guess may be the better one. Either way `lo <= hi` stays.
+        let (best_value, played) = if fails {
             let lo = played.lo.max(v.lo);
-            (v, Value { lo, ..played })
+            let hi = played.hi.max(v.hi).max(lo);
+            (v, Value { lo, hi, ..played })
+        } else if proved && v.is_exact() {
+            let lo = played.lo.max(v.lo);
+            (
+                v,
+                Value {
+                    lo,
+                    hi: played.hi.max(lo),
+                    ..played
+                },
+            )
         } else {
             (v.min(played), played)
         };
@@ -575,7 +770,7 @@ pub fn review_with_table(
                 if v.hi <= played.hi {
                     l.push(g);
                 }
-                if played.hi <= v.hi && g != s.guess {
+                if played.hi <= v.hi && g != s.guess && !fails {
                     l.push(s.guess);
                 }
                 (l, false)
@@ -594,6 +789,7 @@ pub fn review_with_table(
             best_proved,
             played,
             beyond_limit: beyond || beyond_best,
+            fails_limit: fails,
             expected_left,
             left,
             after,
@@ -713,6 +909,7 @@ fn played_buckets(
     left: i32,
     revealed: &Revealed,
     deadline: Option<Instant>,
+    outer: &AtomicBool,
 ) -> Result<(u64, u64, bool), SolveError> {
     use rayon::prelude::*;
     let word = game.guesses[step.guess.index()];
@@ -738,6 +935,7 @@ fn played_buckets(
                 &r,
                 deadline,
                 false,
+                outer,
             )
         })
         .collect::<Result<Vec<StateValue>, SolveError>>()?;
@@ -757,7 +955,12 @@ type StateValue = ((u64, u64), Option<GuessId>, bool);
 /// found by then ([`Solver::cost_by`]); once it has passed no search starts, and a
 /// state's value is the range from the least any plan can cost (`2n - 1`: one
 /// candidate found by the first guess, every other by a later one) to the cost of a
-/// greedy plan ([`greedy`]); exact when the two meet.
+/// greedy plan ([`greedy`]); exact when the two meet. Only when the greedy plan does
+/// not finish within the guesses left does a search run after the deadline, to settle
+/// what the limit allows; it and every search still running are cut at the review's
+/// hard stop (the solver's stop flag; `outer` unset), and the state is then valued by
+/// the greedy plan that finishes with the fewest guesses ([`unsearched`]).
+#[allow(clippy::too_many_arguments)]
 fn state_value(
     solver: &Solver,
     table: &FeedbackTable,
@@ -766,21 +969,22 @@ fn state_value(
     revealed: &Revealed,
     deadline: Option<Instant>,
     want_guess: bool,
+    outer: &AtomicBool,
 ) -> Result<StateValue, SolveError> {
     let start = left.clamp(1, 32) as u8;
     let most = start.max(ids.len().min(32) as u8);
+    let hard = solver.config().hard;
     for l in start..=most {
         let beyond = (l as i32) > left;
-        match deadline {
-            None => {
-                if let Some(c) = solver.cost(ids, l, revealed)? {
+        let found = match deadline {
+            None => solver.cost(ids, l, revealed).map(|c| {
+                c.map(|c| {
                     let guess = want_guess.then(|| solver.build(ids, l, revealed).guess);
-                    return Ok(((c as u64, c as u64), guess, beyond));
-                }
-            }
+                    ((c as u64, c as u64), guess)
+                })
+            }),
             Some(d) => {
                 if Instant::now() >= d {
-                    let hard = solver.config().hard;
                     if let Some((cost, guess)) =
                         greedy(solver.game(), table, ids, l, revealed, hard)
                     {
@@ -790,17 +994,54 @@ fn state_value(
                 }
                 // Before the deadline, or the greedy plan does not finish in time
                 // (the search then settles, or proves, the limit).
-                if let Some(top) = solver.cost_by(ids, l, revealed, d)? {
-                    return Ok((
-                        (top.lower_bound.min(top.cost) as u64, top.cost as u64),
-                        top.guess,
-                        beyond,
-                    ));
-                }
+                solver.cost_by(ids, l, revealed, d).map(|top| {
+                    top.map(|top| {
+                        (
+                            (top.lower_bound.min(top.cost) as u64, top.cost as u64),
+                            top.guess,
+                        )
+                    })
+                })
             }
+        };
+        match found {
+            Ok(Some((v, guess))) => return Ok((v, guess, beyond)),
+            // Proved: no plan finishes within `l`.
+            Ok(None) => continue,
+            Err(SolveError::Interrupted) if !outer.load(Ordering::Relaxed) => {
+                return unsearched(solver, table, ids, l, left, revealed)
+                    .ok_or(SolveError::Infeasible(most));
+            }
+            Err(e) => return Err(e),
         }
     }
     Err(SolveError::Infeasible(most))
+}
+
+/// A state valued without a search once the review's hard stop has cut its search
+/// at `l` guesses (fewer are proved not to finish): from `2n - 1` to the greedy plan
+/// within `l`, or when that does not finish, the greedy plan with as many guesses as
+/// it needs, marked beyond the limit (whether some plan finishes in time is then not
+/// known).
+fn unsearched(
+    solver: &Solver,
+    table: &FeedbackTable,
+    ids: &[AnswerId],
+    l: u8,
+    left: i32,
+    revealed: &Revealed,
+) -> Option<StateValue> {
+    let hard = solver.config().hard;
+    let least = 2 * ids.len() as u64 - 1;
+    let game = solver.game();
+    let (l, (cost, guess)) = match greedy(game, table, ids, l, revealed, hard) {
+        Some(plan) => (l, plan),
+        None => {
+            let most = ids.len().clamp(l as usize + 1, u8::MAX as usize) as u8;
+            (most, greedy(game, table, ids, most, revealed, hard)?)
+        }
+    };
+    Some(((least.min(cost), cost), Some(guess), (l as i32) > left))
 }
 
 /// A plan that needs no search: at every state the allowed guess leaving the fewest
@@ -883,6 +1124,7 @@ fn tie_set(
     left: i32,
     target: u64,
     deadline: Option<Instant>,
+    outer: &AtomicBool,
 ) -> Result<Option<Vec<GuessId>>, SolveError> {
     let n = cands.len();
     let mut groups: ahash::AHashMap<Vec<u8>, Vec<GuessId>> = ahash::AHashMap::new();
@@ -918,10 +1160,13 @@ fn tie_set(
                 b,
                 left - 1,
                 &Revealed::default(),
-                None,
+                deadline,
                 false,
+                outer,
             )?;
-            debug_assert_eq!(lo, hi);
+            if lo != hi {
+                return Ok(None); // out of time: the tie set is not listed
+            }
             total += hi;
             if total > target {
                 break;
@@ -969,6 +1214,7 @@ fn source_name(s: BestSource) -> &'static str {
     match s {
         BestSource::Tree => "tree",
         BestSource::Solver => "solver",
+        BestSource::Table => "table",
     }
 }
 
@@ -1036,7 +1282,13 @@ impl Review {
                 "source": source_name(r.source),
             })
         });
-        let exact = lost.is_exact() && luck.is_exact() && total.is_exact() && start.is_exact();
+        // Exact: every quantity proved, the optimum from the start included.
+        let start_proved = self.steps.first().is_none_or(|s| s.best_proved);
+        let exact = lost.is_exact()
+            && luck.is_exact()
+            && total.is_exact()
+            && start.is_exact()
+            && start_proved;
         serde_json::json!({
             "lists": game.name,
             "mode": if self.hard { "hard" } else { "normal" },

@@ -7,10 +7,10 @@
 //! line), its writer, building a table from [`crate::jobs::openers::Record`]s, matching a
 //! table to the game in use and the wording of a rank.
 //!
-//! Format (version 1): `# key=value` header lines, then one CSV header line, then one
-//! row per solved opener:
+//! Format (version 2): `# key=value` header lines, then one CSV header line, then one
+//! row per solved opener, then the rows' checksum:
 //! ```text
-//! # format=wordle-tree-opener-table 1
+//! # format=wordle-tree-opener-table 2
 //! # list=wordle
 //! # checksum=2c515ee34bc21a6e
 //! # mode=normal
@@ -23,6 +23,7 @@
 //! 1,salet,7920,3.4212,5
 //! 2,crane,7962,3.4393,5
 //! -,xylyl,cannot finish within 6,-,-
+//! # rows_checksum=8f0c3a1e2b4d5f60
 //! ```
 //! `openers` is how many openers the game allows, `solved` how many rows follow;
 //! `complete=yes` exactly when every allowed opener has a row. Rows with a total come
@@ -31,11 +32,15 @@
 //! within `max_guesses` follow, by opener, without a rank. `average` is the total over
 //! the answers to 4 decimals; `max_depth` is the most guesses an answer needs in the
 //! optimal tree the solver found (other optimal trees may need more or fewer).
+//! `rows_checksum` is FNV-1a ([`crate::game::Fnv`]) over the row lines, each with its
+//! `\n`: version 1 had none, so a table with consistent but edited totals passed.
 //!
 //! Invariants: a table is matched to a game by the lists' checksum
 //! ([`crate::game::Game::checksum`]), the mode and the maximum guesses, never by the
 //! list's name alone; the parser checks every derived column (rank, average, counts,
-//! order), so a hand-edited or damaged file is refused, not misread. A partial table
+//! order) and then the rows' checksum, so a hand-edited, truncated or damaged file is
+//! refused by name, not misread (the checksum gives integrity, not trust: whoever
+//! writes a table can recompute it). A partial table
 //! (`complete=no`) never yields a proved rank: [`OpenerTable::rank_text`] says "among
 //! the N openers solved so far".
 
@@ -52,7 +57,9 @@ pub const MAX_TABLE: u64 = 4 << 20;
 /// The first header line names the format and its version.
 pub const FORMAT: &str = "wordle-tree-opener-table";
 /// The version this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// The key of the last line, the checksum of the rows.
+pub const ROWS_CHECKSUM: &str = "rows_checksum";
 /// The CSV header line.
 pub const COLUMNS: &str = "rank,opener,total,average,max_depth";
 /// A complete table of the largest shipped game is about 450 KB; anything over this
@@ -77,6 +84,14 @@ pub enum TableError {
         their_sum: u64,
         ours: String,
         our_sum: u64,
+    },
+    #[error("{file}: opener '{opener}' has the exact total {table} here, but the tree {tree_file} from it totals {tree}: a shipped tree and a table must agree (one of them is damaged or stale)")]
+    Disagrees {
+        file: PathBuf,
+        tree_file: PathBuf,
+        opener: Word,
+        table: u64,
+        tree: u64,
     },
     #[error("{file}: an opener table for {theirs}, but {ours} is in use")]
     OtherRules {
@@ -294,8 +309,9 @@ impl OpenerTable {
             self.solved(),
             if self.is_complete() { "yes" } else { "no" }
         );
+        let mut rows = String::new();
         for r in &self.rows {
-            out += &match (r.entry, r.rank) {
+            rows += &match (r.entry, r.rank) {
                 (Entry::Exact { total, max_depth }, Some(rank)) => format!(
                     "{rank},{},{total},{},{max_depth}\n",
                     r.opener,
@@ -307,6 +323,8 @@ impl OpenerTable {
                 ),
             };
         }
+        out += &rows;
+        out += &format!("# {ROWS_CHECKSUM}={:016x}\n", rows_checksum(rows.lines()));
         out
     }
 
@@ -498,10 +516,44 @@ impl OpenerTable {
                 ))
             }
         }
+        // The last non-empty line is the rows' checksum (checked once the rows are).
+        let end = lines
+            .iter()
+            .rposition(|l| !l.trim().is_empty())
+            .filter(|&i| i >= at)
+            .ok_or_else(|| {
+                bad(
+                    lines.len().max(1),
+                    format!("missing the last line '# {ROWS_CHECKSUM}=...' (truncated?)"),
+                )
+            })?;
+        let want_sum = lines[end]
+            .strip_prefix('#')
+            .and_then(|l| l.trim().strip_prefix(ROWS_CHECKSUM))
+            .and_then(|l| l.trim_start().strip_prefix('='))
+            .map(str::trim)
+            .ok_or_else(|| {
+                bad(
+                    end + 1,
+                    format!("the last line must be '# {ROWS_CHECKSUM}=<16 hexadecimal digits>' (the table is truncated, or edited)"),
+                )
+            })?;
+        let want_sum = u64::from_str_radix(want_sum, 16)
+            .ok()
+            .filter(|_| want_sum.len() == 16)
+            .ok_or_else(|| {
+                bad(
+                    end + 1,
+                    format!(
+                        "{ROWS_CHECKSUM} '{}' is not 16 hexadecimal digits",
+                        crate::game::echo::echo(want_sum)
+                    ),
+                )
+            })?;
         // Rows: parsed, then checked against the table rebuilt from them.
         let mut entries: Vec<(usize, Word, Entry, &str)> = Vec::new();
         let mut seen: HashMap<Word, usize> = HashMap::new();
-        for (i, line) in lines.iter().enumerate().skip(at) {
+        for (i, line) in lines.iter().enumerate().take(end).skip(at) {
             let n = i + 1;
             if line.trim().is_empty() {
                 continue;
@@ -622,6 +674,13 @@ impl OpenerTable {
                 return Err(bad(*n, format!("rank '{}' of '{word}' should be {want} (one more than the rows with a smaller total)", crate::game::echo::echo(rank))));
             }
         }
+        let rows = lines[at..end].iter().filter(|l| !l.trim().is_empty());
+        if rows_checksum(rows.copied()) != want_sum {
+            return Err(bad(
+                end + 1,
+                "the rows do not match their checksum: the table was edited or damaged (rebuild it with `openers --merge --write-table`)".to_string(),
+            ));
+        }
         Ok(table)
     }
 
@@ -675,6 +734,56 @@ impl OpenerTable {
         Ok(())
     }
 
+    /// The proved least total over every opener: the first row's, when the table is
+    /// complete and its first row has a total (`None` otherwise: a partial table
+    /// proves no optimum).
+    pub fn proved_optimum(&self) -> Option<(Word, u64)> {
+        match self.rows.first() {
+            Some(Row {
+                opener,
+                entry: Entry::Exact { total, .. },
+                ..
+            }) if self.is_complete() => Some((*opener, *total)),
+            _ => None,
+        }
+    }
+
+    /// The exact total of `opener`, when the table has it.
+    pub fn total(&self, opener: Word) -> Option<u64> {
+        match self.get(opener)?.entry {
+            Entry::Exact { total, .. } => Some(total),
+            Entry::CannotFinish => None,
+        }
+    }
+
+    /// True when the table is complete and `opener` is first (ties included): its
+    /// total is then proved least over every opener.
+    pub fn proves_best(&self, opener: Word) -> bool {
+        self.is_complete() && self.get(opener).is_some_and(|r| r.rank == Some(1))
+    }
+
+    /// Refuses a table and a shipped tree (`tree_file`, from `opener`, `tree_total` over
+    /// every answer) that disagree: where the table has the opener's exact total, the
+    /// shipped tree (an optimal tree from it) must have that total.
+    pub fn check_tree(
+        &self,
+        file: &Path,
+        tree_file: &Path,
+        opener: Word,
+        tree_total: u64,
+    ) -> Result<(), TableError> {
+        match self.total(opener) {
+            Some(t) if t != tree_total => Err(TableError::Disagrees {
+                file: file.into(),
+                tree_file: tree_file.into(),
+                opener,
+                table: t,
+                tree: tree_total,
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Loads a table and checks that it fits the game ([`OpenerTable::check_game`]).
     pub fn load_for(
         path: &Path,
@@ -692,6 +801,16 @@ impl OpenerTable {
         crate::store::results::write_atomic(path, self.encode().as_bytes())
             .map_err(|e| TableError::Io(path.into(), e))
     }
+}
+
+/// FNV-1a over the row lines, each followed by `\n` (see the module doc).
+fn rows_checksum<'l>(rows: impl Iterator<Item = &'l str>) -> u64 {
+    let mut h = crate::game::Fnv::new();
+    for r in rows {
+        h.bytes(r.trim_end_matches('\r').as_bytes());
+        h.bytes(b"\n");
+    }
+    h.finish()
 }
 
 /// `total / answers` to 4 decimals, as the table writes it.

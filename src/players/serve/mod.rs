@@ -13,10 +13,23 @@
 //!   or the opener table of the list and mode (`tables/`) has it, with its rank.
 //!
 //! Invariants: every bad request (unknown list or mode, bad token, inconsistent or
-//! over-long history, unknown route) gets a 4xx answer with a JSON `{"error": ...}`;
-//! nothing a client sends can panic a handler (histories are replayed before use,
-//! at most [`MAX_HISTORY`] tokens, query strings at most [`MAX_QUERY`] bytes, request
-//! bodies refused beyond [`MAX_BODY`]). Every request that searches has one deadline,
+//! over-long history, unknown route, another method than `GET`) gets a 4xx answer
+//! with a JSON `{"error": ...}`; nothing a client sends can panic a handler
+//! (histories are replayed before use, at most the game's guesses ([`MAX_HISTORY`],
+//! the limit `next` and `review` share), query strings at most [`MAX_QUERY`] bytes
+//! (414), request bodies refused beyond [`MAX_BODY`]). A tree move, or a review
+//! value from the tree, is proved only where [`review::tree_trust`] says so: the tree's
+//! total equals its opener's in the complete opener table (checked at start; a table
+//! and a tree that disagree stop the server from starting).
+//!
+//! Connections ([`run_with`], [`Limits`]): hyper's own `header_read_timeout` (a
+//! request head must arrive within it; it also bounds the idle wait for the next
+//! request on a kept-alive connection), and at most `max_connections` open at once
+//! (one tokio semaphore permit per connection, held by its task; more wait in the
+//! listen backlog). A client that disconnects mid-answer costs its connection only:
+//! the `serve` command ignores SIGPIPE (`cli/serve.rs`). The few answers hyper writes
+//! itself before any handler runs (a request head it cannot parse: 400, one over its
+//! buffer: 431, a URI over 64 KiB: 414) get a JSON body too ([`json_errors`]). Every request that searches has one deadline,
 //! `time_limit` after it starts, shared by all its searches (a review runs many:
 //! [`crate::players::review`] starts none after the deadline), so a value not proved in time
 //! is reported as a range, never as exact. Requests that only walk the tree are answered on the
@@ -43,11 +56,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
+mod json_errors;
+
 /// The page, with its CSS and script inline.
 pub const PAGE: &str = include_str!("page.html");
 
-/// Most history tokens accepted (a game has 6 guesses; more is refused).
-pub const MAX_HISTORY: usize = 12;
+/// Most history tokens accepted: the game's guesses (every served tree has this
+/// limit; `next` and `review` refuse a longer history the same way).
+pub const MAX_HISTORY: usize = crate::jobs::check::GAME_LIMIT as usize;
 /// Longest query string accepted, in bytes.
 pub const MAX_QUERY: usize = 2048;
 /// Largest request body accepted (no route reads one).
@@ -78,6 +94,10 @@ pub struct Setup {
     pub tree_file: PathBuf,
     /// The opener table of the lists and mode, if one was found, and its file.
     pub table: Option<(OpenerTable, PathBuf)>,
+    /// What the table proves about the tree (nothing without a complete table).
+    pub trust: review::TreeTrust,
+    /// Said with the first move when the table proves another opener better.
+    pub better_opener: Option<String>,
 }
 
 /// The shared state of the server.
@@ -134,6 +154,20 @@ impl App {
                 let table =
                     crate::store::opener_table::find_shipped(&config.table_dirs, &game, hard)
                         .map_err(|e| ServeError::Load(e.to_string()))?;
+                let all = game.all_answer_ids();
+                let total = play::subtree_depths(&game, tree.root(), &all)
+                    .map(|(total, _)| total)
+                    .ok_or_else(|| {
+                        ServeError::Load(format!("{}: the tree misses an answer", file.display()))
+                    })?;
+                if let Some((t, tfile)) = &table {
+                    let opener = game.guesses[tree.root().guess.index()];
+                    t.check_tree(tfile, &file, opener, total)
+                        .map_err(|e| ServeError::Load(e.to_string()))?;
+                }
+                let t = table.as_ref().map(|(t, _)| t);
+                let trust = review::tree_trust(&game, &tree, t);
+                let better_opener = review::better_opener_note(&game, &tree, t);
                 setups.insert(
                     (list.clone(), hard),
                     Arc::new(Setup {
@@ -141,6 +175,8 @@ impl App {
                         tree,
                         tree_file: file,
                         table,
+                        trust,
+                        better_opener,
                     }),
                 );
             }
@@ -196,19 +232,93 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/review", get(review_route))
         .route("/api/opener", get(opener))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such route".into()) })
+        .method_not_allowed_fallback(|| async {
+            ApiError(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method not allowed: every route answers GET only".into(),
+            )
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
 
-/// Serves `app` on `listener` until `shutdown` completes.
+/// What one client may hold of the server ([`run_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// A request head must be read within this, from the connection's start or the
+    /// end of the previous answer (hyper's `header_read_timeout`): a silent or
+    /// half-sent request, or an idle kept-alive connection, is closed after it.
+    pub header_timeout: Duration,
+    /// Connections served at once; more wait in the listen backlog until one closes.
+    pub max_connections: usize,
+}
+
+impl Default for Limits {
+    /// 10 s and 256 connections (well under the usual 1024 open files).
+    fn default() -> Limits {
+        Limits {
+            header_timeout: Duration::from_secs(10),
+            max_connections: 256,
+        }
+    }
+}
+
+/// Serves `app` on `listener` with the default [`Limits`] until `shutdown` completes.
 pub async fn run(
     app: Arc<App>,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(app))
-        .with_graceful_shutdown(shutdown)
-        .await
+    run_with(app, listener, Limits::default(), shutdown).await
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, HTTP/1.1 by hyper with the
+/// `limits` (see the module doc); then stops accepting and waits for the open
+/// connections to finish (an idle one closes at once, a half-sent one at its timeout).
+pub async fn run_with(
+    app: Arc<App>,
+    listener: tokio::net::TcpListener,
+    limits: Limits,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let service = router(app);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    tokio::pin!(shutdown);
+    loop {
+        let permit = tokio::select! {
+            p = Arc::clone(&slots).acquire_owned() => p.expect("the semaphore is never closed"),
+            () = &mut shutdown => break,
+        };
+        let stream = tokio::select! {
+            r = listener.accept() => match r {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors or the like: wait rather than spin.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let conn = http.serve_connection(
+            json_errors::JsonErrors::new(TokioIo::new(stream)),
+            hyper_util::service::TowerToHyperService::new(service.clone()),
+        );
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            // A client's error (reset, timeout, bad head) ends its connection only.
+            let _ = conn.await;
+            drop(permit);
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }
 
 async fn page() -> Response {
@@ -229,10 +339,10 @@ type Params = axum::extract::RawQuery;
 fn params(raw: &Params) -> Result<HashMap<String, String>, ApiError> {
     let q = raw.0.as_deref().unwrap_or("");
     if q.len() > MAX_QUERY {
-        return Err(bad(format!(
-            "query string of {} bytes, at most {MAX_QUERY}",
-            q.len()
-        )));
+        return Err(ApiError(
+            StatusCode::URI_TOO_LONG,
+            format!("query string of {} bytes, at most {MAX_QUERY}", q.len()),
+        ));
     }
     let pairs: Vec<(String, String)> = Query::<Vec<(String, String)>>::try_from_uri(
         &format!("/?{q}")
@@ -279,9 +389,10 @@ fn history_of(setup: &Setup, p: &HashMap<String, String>) -> Result<Vec<Step>, A
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .collect();
-    if tokens.len() > MAX_HISTORY {
+    let limit = MAX_HISTORY.min(setup.tree.max_guesses() as usize);
+    if tokens.len() > limit {
         return Err(bad(format!(
-            "history of {} tokens, at most {MAX_HISTORY}",
+            "history of {} guesses, more than the {limit} the game allows",
             tokens.len()
         )));
     }
@@ -364,8 +475,9 @@ fn words(game: &Game, ids: &[AnswerId], most: usize) -> Vec<String> {
 }
 
 /// The JSON of an advice (the fields of `next --json`): a move from the tree is
-/// proved optimal as [`review::tree_guess_proved`] says (the served trees are shipped
-/// `solve` outputs), a searched one when the search finished.
+/// proved optimal as [`review::TreeTrust::proves`] says, a searched one when the
+/// search finished. `warning` says when no plan is sure to finish within the guesses
+/// left (as `next` does), `note` when the opener table proves another opener better.
 fn advice_json(setup: &Setup, steps: &[Step], advice: &Advice) -> Value {
     let game = &setup.game;
     let history: Vec<String> = steps.iter().map(|&s| play::token(game, s)).collect();
@@ -378,11 +490,7 @@ fn advice_json(setup: &Setup, steps: &[Step], advice: &Advice) -> Value {
         }),
         Advice::Play(m) => {
             let (source, lower_bound) = match m.source {
-                Source::Tree => (
-                    "tree",
-                    review::tree_guess_proved(game, &setup.tree, steps.len(), true)
-                        .then_some(m.cost),
-                ),
+                Source::Tree => ("tree", setup.trust.proves(steps.len()).then_some(m.cost)),
                 Source::Solved { proof, .. } => (
                     "search",
                     Some(match proof {
@@ -404,6 +512,11 @@ fn advice_json(setup: &Setup, steps: &[Step], advice: &Advice) -> Value {
                 "proven_optimal": lower_bound == Some(m.cost),
                 "lower_bound": lower_bound,
                 "expected_lower": lower_bound.map(|b| b as f64 / m.candidates.len() as f64),
+                "within_limit": m.source.within_limit(),
+                "warning": m.limit_warning(setup.tree.max_guesses() as usize - steps.len()),
+                "note": (steps.is_empty() && m.source == Source::Tree)
+                    .then(|| setup.better_opener.clone())
+                    .flatten(),
             })
         }
     }
@@ -415,6 +528,7 @@ fn advice_error(e: AdviceError) -> ApiError {
         AdviceError::OutOfGuesses(n) => bad(format!(
             "the history has used all {n} guesses without finding the answer"
         )),
+        e @ AdviceError::TooManySteps { .. } => bad(e.to_string()),
         other => ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("{other}")),
     }
 }
@@ -476,7 +590,7 @@ async fn review_route(State(app): State<Arc<App>>, raw: Params) -> Result<Respon
         let options = Options {
             deadline: Some(Instant::now() + limit),
             ties: false,
-            tree_optimal: true,
+            tree_optimal: su.trust.optimal,
         };
         review::review_with_table(
             &su.game,
@@ -493,6 +607,7 @@ async fn review_route(State(app): State<Arc<App>>, raw: Params) -> Result<Respon
     .await?
     .map_err(|e| match e {
         review::ReviewError::History(h) => bad(h.to_string()),
+        e @ review::ReviewError::TooManySteps { .. } => bad(e.to_string()),
         other => ApiError(StatusCode::INTERNAL_SERVER_ERROR, other.to_string()),
     })?;
     Ok(timed(start, r))
