@@ -252,7 +252,7 @@ fn run(args: &[&str]) -> String {
 fn review_on_the_tree_is_exact_and_adds_up() {
     let out = run(&["review", "salet:BYBBY", "tonic:YYBBB", "quota:GGGGG"]);
     assert!(
-        out.contains("best:   salet 3.4212 guesses expected (optimal; other guesses may tie)"),
+        out.contains("best:   salet: 3.4212 guesses expected (optimal; other guesses may tie)"),
         "{out}"
     );
     assert!(
