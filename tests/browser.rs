@@ -468,6 +468,29 @@ fn a_link_reopens_the_game_a_reload_keeps_it_and_a_pasted_share_grid_plays_it() 
                 .unwrap();
             let third_card = cards[2].text().await.unwrap();
             assert!(third_card.contains("best guess"), "{third_card}");
+            // The high-contrast switch: orange and blue squares in the share text.
+            click(&c, "#hc", 1).await;
+            let share = text_until(&c, "#share-text", |t| t.contains('🟧')).await;
+            assert!(
+                share.contains("⬛🟦⬛⬛🟦\n🟦⬛⬛⬛🟧\n🟧🟧🟧🟧🟧"),
+                "{share}"
+            );
+            click(&c, "#hc", 1).await;
+            // The guesses and the answer alone give the same game.
+            click(&c, "#new", 1).await;
+            count_until(&c, "#board .row", 0).await;
+            js(&c, set, vec!["".into()]).await;
+            c.find(Locator::Id("paste-answer"))
+                .await
+                .unwrap()
+                .send_keys("quota")
+                .await
+                .unwrap();
+            click(&c, "#paste-load", 1).await;
+            text_until(&c, "#status", |t| t == "solved: quota in 3 guesses.").await;
+            let board = text_until(&c, "#board", |t| t.replace('\n', "").len() == 15).await;
+            assert_eq!(board.replace('\n', ""), "salettiaraquota");
+            count_until(&c, "#review-cards .card", 3).await;
             // Every review figure visible without a horizontal scroll, at both widths.
             c.find(Locator::Css("#paste-box summary"))
                 .await

@@ -354,3 +354,15 @@ fn serve_honours_list_and_hard_or_refuses_them() {
         );
     }
 }
+
+#[test]
+fn the_guide_documents_the_one_history_syntax() {
+    let guide = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/guide/players.md"),
+    )
+    .unwrap();
+    assert!(
+        guide.contains(play::HISTORY_SYNTAX.trim_end()),
+        "docs/guide/players.md lacks the syntax"
+    );
+}
