@@ -150,8 +150,9 @@ async fn click(c: &Client, css: &str, times: usize) {
     }
 }
 
-#[test]
-fn the_page_plays_a_whole_game_and_shows_the_review() {
+/// chromedriver, when it and chromium are installed; otherwise the test is skipped
+/// with a loud message (or fails, in CI).
+fn driver() -> Option<PathBuf> {
     let (Some(driver), Some(_)) = (tool("chromedriver"), tool("chromium")) else {
         let msg = "chromium and chromedriver are needed for the browser test \
                    (apt-get install chromium chromium-driver)";
@@ -159,15 +160,27 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
             panic!("{msg}");
         }
         eprintln!("\n\n!!!!! SKIPPED: {msg} !!!!!\n\n");
-        return;
+        return None;
     };
-    // What the page should show, from the library.
+    Some(driver)
+}
+
+/// The wordle lists and the shipped normal tree the page serves.
+fn wordle() -> (wordle_tree::Game, wordle_tree::tree::Tree) {
     let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
     let tree = wordle_tree::tree::file::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),
         &game,
     )
     .unwrap();
+    (game, tree)
+}
+
+#[test]
+fn the_page_plays_a_whole_game_and_shows_the_review() {
+    let Some(driver) = driver() else { return };
+    // What the page should show, from the library.
+    let (game, tree) = wordle();
     let steps: Vec<_> = ["salet:BYBBY", "tiara:YBBBG", "quota:GGGGG"]
         .iter()
         .map(|t| play::parse_step(&game, t).unwrap())
@@ -336,21 +349,8 @@ async fn screenshot(c: &Client, width: u32, height: u32, scheme: &str) {
 
 #[test]
 fn a_link_reopens_the_game_a_reload_keeps_it_and_a_pasted_share_grid_plays_it() {
-    let (Some(driver), Some(_)) = (tool("chromedriver"), tool("chromium")) else {
-        let msg = "chromium and chromedriver are needed for the browser test \
-                   (apt-get install chromium chromium-driver)";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{msg}");
-        }
-        eprintln!("\n\n!!!!! SKIPPED: {msg} !!!!!\n\n");
-        return;
-    };
-    let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
-    let tree = wordle_tree::tree::file::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),
-        &game,
-    )
-    .unwrap();
+    let Some(driver) = driver() else { return };
+    let (game, tree) = wordle();
     let steps = play::parse_history(&game, &["salet:BYBBY,tiara:YBBBG"], None).unwrap();
     let stop = AtomicBool::new(false);
     let Advice::Play(third) =
