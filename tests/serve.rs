@@ -551,22 +551,31 @@ async fn get_q(path: &str, pairs: &[(&str, &str)]) -> (StatusCode, serde_json::V
     (status, v)
 }
 
+/// A review's JSON without the names of the best guesses (which of several tied
+/// guesses the parallel search names can differ between runs; their values cannot).
+fn without_best_names(mut v: serde_json::Value) -> serde_json::Value {
+    for s in v["steps"].as_array_mut().into_iter().flatten() {
+        s["best"]["guesses"] = serde_json::Value::Null;
+    }
+    v
+}
+
 #[test]
 fn every_notation_and_form_gives_the_same_answers_as_the_cli_syntax() {
     rt().block_on(async {
-        let (_, want_next) = get_q("/api/next", &[("history", "salet:BYBBY tiara:YBBBG")]).await;
+        let (_, want_next) = get_q("/api/next", &[("history", "salet:BYBBY tonic:YYBBB")]).await;
         let (_, want_review) = get_q(
             "/api/review",
             &[("history", "salet:BYBBY,tiara:YBBBG,quota:GGGGG")],
         )
         .await;
-        assert_eq!(want_next["history"][1], "tiara:YBBBG", "{want_next}");
+        assert_eq!(want_next["history"][1], "tonic:YYBBB", "{want_next}");
         for h in [
-            "salet:BYBBY,tiara:YBBBG",
-            "salet BYBBY, tiara YBBBG",
-            "salet:xyxxy tiara:y...g",
-            "salet:⬛🟨⬛⬛🟨,tiara:🟦⬜⬜⬜🟧",
-            "salet tiara ⬛🟨⬛⬛🟨\n🟨⬛⬛⬛🟩",
+            "salet:BYBBY,tonic:YYBBB",
+            "salet BYBBY, tonic YYBBB",
+            "salet:xyxxy tonic:yy...",
+            "salet:⬛🟨⬛⬛🟨,tonic:🟦🟦⬜⬜⬜",
+            "salet tonic ⬛🟨⬛⬛🟨\n🟨🟨⬛⬛⬛",
         ] {
             let (status, v) = get_q("/api/next", &[("h", h)]).await;
             assert_eq!(status, StatusCode::OK, "{h}: {v}");
@@ -580,13 +589,14 @@ fn every_notation_and_form_gives_the_same_answers_as_the_cli_syntax() {
         )
         .await;
         assert_eq!(status, StatusCode::OK, "{v}");
-        assert_eq!(v, want_review);
+        let want_review = without_best_names(want_review);
+        assert_eq!(without_best_names(v), want_review);
         let (_, v) = get_q(
             "/api/review",
             &[("history", "salet tiara quota"), ("answer", "quota")],
         )
         .await;
-        assert_eq!(v, want_review);
+        assert_eq!(without_best_names(v), want_review);
         // /api/history turns any form into the tokens.
         let (status, v) = get_q("/api/history", &[("text", share), ("answer", "quota")]).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");

@@ -391,6 +391,13 @@ fn run() -> Result<ExitCode> {
         },
         _ => ListSource::Named(cli.list.clone()),
     };
+    if let ListSource::Files { answers, guesses } = &source {
+        let _ = LIST_FILES.set(format!(
+            " --answers {} --guesses {}",
+            shell_word(&answers.display().to_string()),
+            shell_word(&guesses.display().to_string())
+        ));
+    }
     let game = Game::load(&source)?;
     // Commands whose searches poll the stop flag stop cleanly (results kept, exit
     // 130); the others have nothing to keep and end at once.
@@ -628,6 +635,21 @@ impl Command {
 /// Set when `--list` was given on the command line (not left at its default): `serve`
 /// then takes it as the page's default list.
 static LIST_GIVEN: AtomicBool = AtomicBool::new(false);
+
+/// `--answers A --guesses G` as typed (custom lists), for commands `play` prints.
+static LIST_FILES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// A word as a shell reads it back: as it is when it is plain, else single-quoted.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
 
 /// True when `--list` was given on the command line rather than left at its default.
 fn cli_list_given(args: &[std::ffi::OsString]) -> bool {

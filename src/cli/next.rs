@@ -584,7 +584,9 @@ If you played another word, type it with its feedback: 'crane BBYBB' or 'crane:B
 fn review_command(ctx: &Ctx, steps: &[Step]) -> String {
     let game = ctx.game;
     let mut cmd = String::from("wordle-tree");
-    if game.name != "custom" && game.name != "wordle" {
+    if game.name == "custom" {
+        cmd += super::LIST_FILES.get().map_or("", |s| s.as_str());
+    } else if game.name != "wordle" {
         cmd += &format!(" --list {}", game.name);
     }
     if ctx.hard {

@@ -2,7 +2,9 @@
 //!
 //! This is the only module that knows the duplicate-letter rule. A [`Feedback`] packs
 //! the five colours base 3 into one byte (position `i` has weight `3^i`; gray 0,
-//! yellow 1, green 2), so every value is in `0..243` and all-green is 242.
+//! yellow 1, green 2), so every value is in `0..243` and all-green is 242. It also
+//! reads every notation a player has ([`Feedback::parse`]: letters, digits, the share
+//! text's squares in either palette), one notation per token.
 //! Arguments are always in the order (guess, answer).
 
 use crate::game::word::Word;

@@ -1,4 +1,6 @@
-//! Playing along with a tree: histories of `GUESS:FEEDBACK` steps, what they leave
+//! Playing along with a tree: histories of `GUESS:FEEDBACK` steps (read from every
+//! form a player types or pastes by [`parse_history`], the one syntax of the CLI, the
+//! API and the page: [`HISTORY_SYNTAX`]), what they leave
 //! (candidates, and in hard mode what they revealed), where they lead in a stored
 //! tree, and the advice for the next guess, solved exactly when the history has left
 //! the tree, or when there is no tree ([`Guide::Solve`]: custom lists, or a chosen

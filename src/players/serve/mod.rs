@@ -3,9 +3,14 @@
 //! self-contained page ([`PAGE`], embedded in the binary: no external assets).
 //!
 //! Routes (all `GET`; `list` is a shipped list with a shipped tree, `mode` is
-//! `normal` or `hard`, `history` is `GUESS:FEEDBACK` tokens separated by spaces or
-//! commas):
-//! - `/` the page; `/api/lists` the lists and modes served and the time limit;
+//! `normal` or `hard`, both defaulting to [`Config::default`]; `history` (or `h`, as
+//! in the page's links) is a game in any form of [`play::HISTORY_SYNTAX`], with
+//! `answer` when known):
+//! - `/` the page; `/api/lists` the lists and modes served (what each is, the
+//!   default, each tree's guess distribution), the time limit and the history syntax;
+//! - `/api/history?list&mode&text|history&answer` the game as tokens, or a refusal
+//!   naming the step or share row (`{"error", "step"}`), for the page to show beside
+//!   the row;
 //! - `/api/next?list&mode&history` the next guess (as `next --json`), or the answer;
 //! - `/api/candidates?list&mode&history` the candidates left;
 //! - `/api/review?list&mode&history` the exact review ([`crate::players::review`]);
