@@ -244,7 +244,10 @@ fn bad_requests_get_400_with_a_json_error() {
                 "/api/review?mode=hard&history=salet:BYBBB+courd:BBBBB",
                 "breaks hard mode",
             ),
-            (&long, "history of 13 steps, at most 12"),
+            (
+                &long,
+                "history of 13 guesses, more than the 6 the game allows",
+            ),
             (&huge, "query string of"),
             (
                 "/api/next?list=wordle&list=nyt",

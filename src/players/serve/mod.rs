@@ -320,9 +320,13 @@ fn parse_history_of(
         .filter(|a| !a.trim().is_empty());
     let steps =
         play::parse_history(&setup.game, &[text], answer).map_err(|e| (e.to_string(), e.step()))?;
-    if steps.len() > MAX_HISTORY {
+    let limit = MAX_HISTORY.min(setup.tree.max_guesses() as usize);
+    if steps.len() > limit {
         return Err((
-            format!("history of {} steps, at most {MAX_HISTORY}", steps.len()),
+            format!(
+                "history of {} guesses, more than the {limit} the game allows",
+                steps.len()
+            ),
             None,
         ));
     }
