@@ -69,7 +69,7 @@ fn start_server() -> (Killed, String) {
     (Killed(child), url)
 }
 
-async fn connect(driver: &Path) -> (Killed, Client) {
+async fn connect(driver: &Path, extra: &[&str]) -> (Killed, Client) {
     let port = free_port();
     let child = Command::new(driver)
         .arg(format!("--port={port}"))
@@ -80,17 +80,26 @@ async fn connect(driver: &Path) -> (Killed, Client) {
     let child = Killed(child);
     let profile = tempfile::tempdir().unwrap();
     let mut caps = serde_json::Map::new();
+    let mut args: Vec<String> = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=820,900",
+        "--hide-scrollbars",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    args.push(format!("--user-data-dir={}", profile.keep().display()));
+    args.extend(extra.iter().map(|a| a.to_string()));
     caps.insert(
         "goog:chromeOptions".into(),
-        serde_json::json!({
-            "binary": tool("chromium").unwrap(),
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--window-size=820,900",
-                format!("--user-data-dir={}", profile.keep().display()),
-            ],
-        }),
+        serde_json::json!({ "binary": tool("chromium").unwrap(), "args": args }),
     );
     let start = Instant::now();
     loop {
@@ -141,8 +150,9 @@ async fn click(c: &Client, css: &str, times: usize) {
     }
 }
 
-#[test]
-fn the_page_plays_a_whole_game_and_shows_the_review() {
+/// chromedriver, when it and chromium are installed; otherwise the test is skipped
+/// with a loud message (or fails, in CI).
+fn driver() -> Option<PathBuf> {
     let (Some(driver), Some(_)) = (tool("chromedriver"), tool("chromium")) else {
         let msg = "chromium and chromedriver are needed for the browser test \
                    (apt-get install chromium chromium-driver)";
@@ -150,15 +160,27 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
             panic!("{msg}");
         }
         eprintln!("\n\n!!!!! SKIPPED: {msg} !!!!!\n\n");
-        return;
+        return None;
     };
-    // What the page should show, from the library.
+    Some(driver)
+}
+
+/// The wordle lists and the shipped normal tree the page serves.
+fn wordle() -> (wordle_tree::Game, wordle_tree::tree::Tree) {
     let game = wordle_tree::Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
     let tree = wordle_tree::tree::file::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("trees/salet.normal.wordle.tree"),
         &game,
     )
     .unwrap();
+    (game, tree)
+}
+
+#[test]
+fn the_page_plays_a_whole_game_and_shows_the_review() {
+    let Some(driver) = driver() else { return };
+    // What the page should show, from the library.
+    let (game, tree) = wordle();
     let steps: Vec<_> = ["salet:BYBBY", "tiara:YBBBG", "quota:GGGGG"]
         .iter()
         .map(|t| play::parse_step(&game, t).unwrap())
@@ -189,8 +211,8 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let (_driver, c) = connect(&driver).await;
-        c.goto(&url).await.unwrap();
+        let (_driver, c) = connect(&driver, &[]).await;
+        c.goto(&format!("{url}?list=wordle")).await.unwrap();
         assert_eq!(text_until(&c, "#next-guess", |t| t != "…").await, "salet");
         text_until(&c, "#candidates-count", |t| t == "2315 candidates left").await;
         let expected = text_until(&c, "#expected", |t| !t.is_empty()).await;
@@ -258,7 +280,7 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
             )
         );
         let rows = c
-            .find_all(Locator::Css("#review-table tbody tr"))
+            .find_all(Locator::Css("#review-cards .card"))
             .await
             .unwrap();
         assert_eq!(rows.len(), 3);
@@ -277,4 +299,218 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
         }
         c.close().await.unwrap();
     });
+}
+
+/// Runs JavaScript in the page and returns its value.
+async fn js(c: &Client, script: &str, args: Vec<serde_json::Value>) -> serde_json::Value {
+    c.execute(script, args).await.unwrap()
+}
+
+/// Waits until `css` matches exactly `n` elements.
+async fn count_until(c: &Client, css: &str, n: usize) {
+    let start = Instant::now();
+    loop {
+        let found = c.find_all(Locator::Css(css)).await.map_or(0, |v| v.len());
+        if found == n {
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            panic!("{css}: {found} elements, not {n}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Saves a screenshot at `width` px when `WORDLE_TREE_SCREENSHOTS=DIR` is set (the
+/// user guide's pictures: `serve-<width>-<scheme>.png`), after checking that nothing
+/// needs a horizontal scroll at that width.
+async fn screenshot(c: &Client, width: u32, height: u32, scheme: &str) {
+    c.set_window_size(width, height).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let overflow = js(
+        c,
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
+        vec![],
+    )
+    .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 0,
+        "{width} px: the page scrolls sideways by {overflow} px"
+    );
+    if let Some(dir) = std::env::var_os("WORDLE_TREE_SCREENSHOTS") {
+        let png = c.screenshot().await.unwrap();
+        std::fs::write(
+            Path::new(&dir).join(format!("serve-{width}-{scheme}.png")),
+            png,
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn a_link_reopens_the_game_a_reload_keeps_it_and_a_pasted_share_grid_plays_it() {
+    let Some(driver) = driver() else { return };
+    let (game, tree) = wordle();
+    let steps = play::parse_history(&game, &["salet:BYBBY,tiara:YBBBG"], None).unwrap();
+    let stop = AtomicBool::new(false);
+    let Advice::Play(third) =
+        play::advise(&game, play::Guide::Tree(&tree), &steps, &stop, None).unwrap()
+    else {
+        panic!("not solved after two steps")
+    };
+    // A state of two candidates: either one is an optimal guess (the search may name
+    // either), at 1.5 guesses expected.
+    let expected = format!("{:.4}", third.expected());
+    let optimal: Vec<String> = third
+        .candidates
+        .iter()
+        .map(|&a| game.answers[a.index()].to_string())
+        .chain([game.guesses[third.guess.index()].to_string()])
+        .collect();
+
+    let (_server, url) = start_server();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    for (scheme, flags) in [("light", vec![]), ("dark", vec!["--force-dark-mode"])] {
+        rt.block_on(async {
+            let (_driver, c) = connect(&driver, &flags).await;
+            // The link: both rows and the next move; again after a reload, and again
+            // from local storage at the bare address.
+            let link = format!("{url}?list=wordle&mode=normal&h=salet:BYBBY,tiara:YBBBG");
+            c.goto(&link).await.unwrap();
+            for round in 0..3 {
+                count_until(&c, "#board .row", 2).await;
+                let board =
+                    text_until(&c, "#board", |t| t.replace('\n', "").contains("tiara")).await;
+                assert_eq!(board.replace('\n', ""), "salettiara", "round {round}");
+                text_until(&c, "#next-guess", |t| optimal.iter().any(|w| w == t)).await;
+                text_until(&c, "#expected", |t| t.contains(&expected)).await;
+                let opener = text_until(&c, "#opener-value", |t| !t.is_empty()).await;
+                assert!(
+                    opener.contains("3.4212") && opener.contains("rank 1"),
+                    "{opener}"
+                );
+                match round {
+                    0 => c.refresh().await.unwrap(),
+                    1 => c.goto(&url).await.unwrap(),
+                    _ => {}
+                }
+            }
+            assert_eq!(
+                js(&c, "return location.search;", vec![]).await,
+                "?list=wordle&mode=normal&h=salet:BYBBY,tiara:YBBBG"
+            );
+            let dark = js(
+                &c,
+                "return matchMedia('(prefers-color-scheme: dark)').matches;",
+                vec![],
+            )
+            .await;
+            assert_eq!(dark, scheme == "dark", "{scheme}");
+
+            // A pasted share grid with the guesses typed beside it.
+            click(&c, "#new", 1).await;
+            count_until(&c, "#board .row", 0).await;
+            click(&c, "#paste-box summary", 1).await;
+            let grid = "Wordle 1,234 3/6\n\n⬛🟨⬛⬛🟨\n🟨⬛⬛⬛\n🟩🟩🟩🟩🟩";
+            // (ChromeDriver types only the basic plane: the squares are pasted by script.)
+            let set = "document.getElementById('paste').value = arguments[0];";
+            js(&c, set, vec![grid.into()]).await;
+            c.find(Locator::Id("paste-guesses"))
+                .await
+                .unwrap()
+                .send_keys("salet tiara quota")
+                .await
+                .unwrap();
+            click(&c, "#paste-load", 1).await;
+            // The bad row is named beside the row.
+            let err = text_until(&c, "#paste-preview .row-error", |t| !t.is_empty()).await;
+            assert!(
+                err.contains("share row 2") && err.contains("4 squares, expected 5"),
+                "{err}"
+            );
+            let row = text_until(&c, "#paste-preview .prow:nth-child(2)", |t| !t.is_empty()).await;
+            assert!(row.starts_with("row 2"), "{row}");
+            js(
+                &c,
+                set,
+                vec![grid.replace("🟨⬛⬛⬛\n", "🟨⬛⬛⬛🟩\n").into()],
+            )
+            .await;
+            click(&c, "#paste-load", 1).await;
+            text_until(&c, "#status", |t| t == "solved: quota in 3 guesses.").await;
+            count_until(&c, "#board .row", 3).await;
+            count_until(&c, "#review-cards .card", 3).await;
+            let share = text_until(&c, "#share-text", |t| !t.is_empty()).await;
+            assert!(
+                share.contains("⬛🟨⬛⬛🟨\n🟨⬛⬛⬛🟩\n🟩🟩🟩🟩🟩"),
+                "{share}"
+            );
+            assert!(share.contains("3/6"), "{share}");
+            // The bar charts: the tree's six bars and this game's highlighted bar.
+            count_until(&c, "#chart-tree svg rect.bar", 6).await;
+            count_until(&c, "#chart-games svg rect.bar.now", 1).await;
+            let label = js(
+                &c,
+                "return document.querySelector('#chart-tree svg').getAttribute('aria-label');",
+                vec![],
+            )
+            .await;
+            let want: Vec<String> = tree
+                .verify(&game)
+                .histogram()
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(d, n)| format!("{d} guesses {n}"))
+                .collect();
+            assert!(
+                label.as_str().unwrap().contains(&want.join(", ")),
+                "{label}"
+            );
+            // Tied best guesses are words with the value beside them.
+            let cards = c
+                .find_all(Locator::Css("#review-cards .card"))
+                .await
+                .unwrap();
+            let third_card = cards[2].text().await.unwrap();
+            assert!(third_card.contains("best guess"), "{third_card}");
+            // The high-contrast switch: orange and blue squares in the share text.
+            click(&c, "#hc", 1).await;
+            let share = text_until(&c, "#share-text", |t| t.contains('🟧')).await;
+            assert!(
+                share.contains("⬛🟦⬛⬛🟦\n🟦⬛⬛⬛🟧\n🟧🟧🟧🟧🟧"),
+                "{share}"
+            );
+            click(&c, "#hc", 1).await;
+            // The guesses and the answer alone give the same game.
+            click(&c, "#new", 1).await;
+            count_until(&c, "#board .row", 0).await;
+            js(&c, set, vec!["".into()]).await;
+            c.find(Locator::Id("paste-answer"))
+                .await
+                .unwrap()
+                .send_keys("quota")
+                .await
+                .unwrap();
+            click(&c, "#paste-load", 1).await;
+            text_until(&c, "#status", |t| t == "solved: quota in 3 guesses.").await;
+            let board = text_until(&c, "#board", |t| t.replace('\n', "").len() == 15).await;
+            assert_eq!(board.replace('\n', ""), "salettiaraquota");
+            count_until(&c, "#review-cards .card", 3).await;
+            // Every review figure visible without a horizontal scroll, at both widths.
+            c.find(Locator::Css("#paste-box summary"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            js(&c, "window.scrollTo(0, 0);", vec![]).await;
+            screenshot(&c, 1280, 1900, scheme).await;
+            screenshot(&c, 390, 3000, scheme).await;
+            c.close().await.unwrap();
+        });
+    }
 }

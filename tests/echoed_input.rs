@@ -33,12 +33,17 @@ fn a_huge_history_token_is_echoed_cut_short() {
     let token = format!("salet:{}", "B".repeat(130_000));
     let err = short_failure(&["next", &token]);
     assert!(
-        err.contains(&format!("history token 'salet:{}…'", "B".repeat(34))),
+        err.contains(&format!("step 1 'salet:{}…'", "B".repeat(34))),
         "{err}"
     );
     let token = "x".repeat(130_000);
     let err = short_failure(&["next", &token]);
-    assert!(err.contains("is not GUESS:FEEDBACK"), "{err}");
+    assert!(err.contains("has 130000 characters, expected 5"), "{err}");
+    let err = short_failure(&["next", &"q".repeat(130_000)]);
+    assert!(
+        err.contains("is neither a guess, a feedback nor GUESS:FEEDBACK"),
+        "{err}"
+    );
     // In the library too: the error holds the cut token, not the input.
     let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
     let e = play::parse_step(&game, &format!("{}:BBBBB", "q".repeat(130_000))).unwrap_err();

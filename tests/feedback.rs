@@ -141,10 +141,15 @@ fn every_value_parses_in_every_spelling() {
             assert_eq!(Feedback::parse(&s).unwrap(), f, "'{s}'");
         }
     }
-    // Mixed spellings in one token.
+    // Gray marks go with letters or digits; letters and digits do not mix (issue 35:
+    // one token, one notation).
     assert_eq!(
-        Feedback::parse("g1.-B").unwrap(),
-        Feedback::parse("GYBBB").unwrap()
+        Feedback::parse("g.-xB").unwrap(),
+        Feedback::parse("GBBBB").unwrap()
+    );
+    assert_eq!(
+        Feedback::parse("g1.-B"),
+        Err(FeedbackError::Mixed("g1.-B".into(), "letters", "digits"))
     );
 }
 
@@ -152,12 +157,12 @@ fn every_value_parses_in_every_spelling() {
 fn bad_feedback_is_rejected_with_the_reason() {
     for s in ["", "GYB", "GYBB", "GYBBBB", "GGGGGG"] {
         assert!(
-            matches!(Feedback::parse(s), Err(FeedbackError::Length(_, n)) if n == s.len()),
+            matches!(Feedback::parse(s), Err(FeedbackError::Length(_, n, false)) if n == s.len()),
             "'{s}'"
         );
     }
     for (s, bad) in [
-        ("GYBX.", 'X'),
+        ("GYBQ.", 'Q'),
         ("GYB3B", '3'),
         ("GY B.", ' '),
         ("GYé..", 'é'),
@@ -168,6 +173,6 @@ fn bad_feedback_is_rejected_with_the_reason() {
             "'{s}'"
         );
     }
-    let msg = Feedback::parse("GYBX.").unwrap_err().to_string();
-    assert!(msg.contains("GYBX.") && msg.contains('X'), "{msg}");
+    let msg = Feedback::parse("GYBQ.").unwrap_err().to_string();
+    assert!(msg.contains("GYBQ.") && msg.contains('Q'), "{msg}");
 }

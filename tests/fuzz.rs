@@ -345,6 +345,26 @@ proptest! {
     }
 
     #[test]
+    fn arbitrary_histories_never_panic_the_history_parser(
+        s in "([a-z]{5}|[GYBxw.0-2]{3,6}|[🟩🟨⬛⬜🟧🟦]{3,6}|Wordle|[0-9X],?[0-9]*/6\\*?|:|,| |\n|\\PC){0,30}",
+        answer in proptest::option::of("[a-z]{5}|\\PC{0,8}"),
+    ) {
+        let fx = small();
+        match play::parse_history(&fx.game, &[&s], answer.as_deref()) {
+            Ok(steps) => {
+                if let Err(e) = play::replay(&fx.game, &steps, false) {
+                    prop_assert!(!e.to_string().is_empty());
+                }
+            }
+            Err(e) => {
+                let msg = e.to_string();
+                prop_assert!(msg.len() < 600, "{}", msg);
+                prop_assert!(!msg.chars().any(|c| c.is_control()), "{:?}", msg);
+            }
+        }
+    }
+
+    #[test]
     fn arbitrary_history_tokens_never_panic_the_parser(s in "\\PC{0,60}|[a-zA-Z:.\\-0-9]{0,20}|.{0,200}") {
         let fx = small();
         match play::parse_step(&fx.game, &s) {

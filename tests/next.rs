@@ -259,8 +259,11 @@ fn fails(args: &[&str], message: &str) {
 fn bad_history_tokens_are_refused() {
     fails(&["next", "salet:BBGX"], "'salet:BBGX'");
     fails(&["next", "salet:BBGX"], "4 characters, expected 5");
-    fails(&["next", "salet:BBGXQ"], "unknown character 'X'");
-    fails(&["next", "salet"], "is not GUESS:FEEDBACK");
+    fails(&["next", "salet:BBGXQ"], "unknown character 'Q'");
+    fails(
+        &["next", "salet"],
+        "the guess salet has no feedback: type salet:BYBBG",
+    );
     fails(&["next", "sal:BBBBB"], "3 letters, expected 5");
     fails(
         &["next", "zzzzz:BBBBB"],
@@ -350,17 +353,17 @@ fn play(input: &str) -> String {
 
 #[test]
 fn play_follows_the_feedback_and_forgives_typos() {
-    let out = play("BBBBB\nBBBBX\nhello\nBBBB\nBBBBB\nbbbby\nGGGGG\n");
+    let out = play("BBBBB\nBBBBQ\nhello\nBBBB\nBBBBB\nbbbby\nGGGGG\n");
     assert!(out.contains("guess 1: salet"), "{out}");
     assert!(out.contains("guess 2: courd"), "{out}");
-    assert!(out.contains("unknown character 'X'"), "{out}");
+    assert!(out.contains("unknown character 'Q'"), "{out}");
     assert!(out.contains("'hello' is not a feedback"), "{out}");
     assert!(out.contains("4 characters, expected 5"), "{out}");
     assert!(out.contains("guess 3: nymph"), "{out}");
     assert!(out.contains("guess 4: whiff"), "{out}");
     assert!(out.contains("solved: whiff in 4 guesses"), "{out}");
     assert!(
-        out.contains("salet BBBBB1 courd BBBBB2 nymph BBBBY3 whiff GGGGG4"),
+        out.contains("game: salet:BBBBB courd:BBBBB nymph:BBBBY whiff:GGGGG\nreview it: wordle-tree review salet:BBBBB courd:BBBBB nymph:BBBBY whiff:GGGGG"),
         "{out}"
     );
 }
@@ -413,7 +416,7 @@ fn play_by_itself_shows_the_path() {
         .success()
         .stdout(contains("guess 1: salet BBBBB").and(contains("solved: whiff in 4 guesses")))
         .stdout(contains(
-            "salet BBBBB1 courd BBBBB2 nymph BBBBY3 whiff GGGGG4",
+            "game: salet:BBBBB courd:BBBBB nymph:BBBBY whiff:GGGGG",
         ));
     wt().args(["--hard", "play", "--answer", "whiff"])
         .assert()

@@ -156,7 +156,22 @@ fn path_and_play_on_custom_lists_without_a_tree() {
         let played = String::from_utf8_lossy(&out.stdout).to_string();
         assert!(out.status.success());
         assert!(played.contains(&format!("solved: {answer} in")), "{played}");
-        // play and path take the same route.
-        assert!(played.contains(first), "{played}\n{first}");
+        // play and path take the same route (play writes it as review reads it).
+        let words: Vec<&str> = first.split(' ').collect();
+        let tokens: Vec<String> = words
+            .chunks(2)
+            .map(|p| {
+                format!(
+                    "{}:{}",
+                    p[0],
+                    p[1].trim_end_matches(|c: char| c.is_ascii_digit())
+                )
+            })
+            .collect();
+        assert!(
+            played.contains(&format!("game: {}", tokens.join(" "))),
+            "{played}\n{first}"
+        );
+        assert!(played.contains(" --answers "), "{played}");
     }
 }

@@ -488,10 +488,24 @@ fn old_result_files_are_completed_and_max_depth_is_checked() {
     assert!(r.max_depth.is_some());
     let path = Path::new("r.max6");
     assert_eq!(Record::decode(&r.encode(), path).unwrap(), r);
-    let bad = r.encode().replace(
+    // Edited and sealed again (an edit alone fails the end checksum first).
+    let body = wordle_tree::store::results::sealed_body(&r.encode())
+        .unwrap()
+        .to_string();
+    let bad = wordle_tree::store::results::seal(body.replace(
         &format!("max_depth={}", r.max_depth.unwrap()),
         "max_depth=9",
-    );
+    ));
+    assert!(Record::decode(
+        &r.encode().replace(
+            &format!("max_depth={}", r.max_depth.unwrap()),
+            "max_depth=9"
+        ),
+        path
+    )
+    .unwrap_err()
+    .to_string()
+    .contains("no valid end checksum"));
     let e = Record::decode(&bad, path).unwrap_err();
     assert!(
         e.to_string()

@@ -255,7 +255,7 @@ fn run(args: &[&str]) -> String {
 fn review_on_the_tree_is_exact_and_adds_up() {
     let out = run(&["review", "salet:BYBBY", "tonic:YYBBB", "quota:GGGGG"]);
     assert!(
-        out.contains("best:   salet 3.4212 guesses expected (optimal; other guesses may tie)"),
+        out.contains("best:   salet: 3.4212 guesses expected (optimal; other guesses may tie)"),
         "{out}"
     );
     assert!(
@@ -541,7 +541,7 @@ fn hard_mode_reviews_invert_no_range_and_lose_nothing_below_zero() {
     assert!(!out.contains("-0.0"), "{out}");
     // Step 1 in hard mode: both complete hard tables rank salet first (issue 38).
     assert!(
-        out.contains("best:   salet 3.5084 guesses expected (optimal;"),
+        out.contains("best:   salet: 3.5084 guesses expected (optimal;"),
         "{out}"
     );
 }
@@ -561,7 +561,7 @@ fn review_of_salet_on_nyt_is_not_called_optimal() {
     let out = run(&["--list", "nyt", "review", "salet:BBBBB"]);
     assert!(
         out.contains(
-            "best:   tarse 3.4140 guesses expected (optimal: first in the complete opener table"
+            "best:   tarse: 3.4140 guesses expected (optimal: first in the complete opener table"
         ),
         "{out}"
     );

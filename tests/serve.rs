@@ -18,6 +18,7 @@ fn app() -> Arc<App> {
     APP.get_or_init(|| {
         let config = Config {
             lists: vec!["wordle".into(), "nyt".into(), "sowpods".into()],
+            default: ("wordle".into(), false),
             tree_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees")],
             table_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tables")],
             time_limit: Duration::from_secs(5),
@@ -116,12 +117,11 @@ fn next_is_the_tree_move_and_off_the_tree_the_exact_one() {
             v["words"],
             serde_json::json!(["biddy", "dingy", "dizzy", "dying", "giddy", "windy"])
         );
-        // Commas separate tokens too; the hard tree gives its own move.
-        let (_, v, _) = get("/api/next?mode=hard&history=salet,BBBBB").await;
-        assert!(
-            v["error"].as_str().unwrap().contains("GUESS:FEEDBACK"),
-            "{v}"
-        );
+        // Commas separate tokens too, and GUESS FEEDBACK pairs are steps; the hard
+        // tree gives its own move.
+        let (status, v, _) = get("/api/next?mode=hard&history=salet,BBBBB").await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["history"][0], "salet:BBBBB", "{v}");
         let (_, v, _) = get("/api/next?list=nyt&mode=hard").await;
         assert_eq!(v["cost"], 8097, "{v}");
         // Off the tree: solved exactly (README: crane:BBYBB -> silty, 134 candidates).
@@ -264,7 +264,10 @@ fn bad_requests_get_400_with_a_json_error() {
                 "/api/next?list=wordle&list=nyt",
                 "parameter 'list' given twice",
             ),
-            ("/api/next?history=%FF%FE", "is not GUESS:FEEDBACK"),
+            (
+                "/api/next?history=%FF%FE",
+                "is neither a guess, a feedback nor GUESS:FEEDBACK",
+            ),
             (
                 "/api/next?history=whiff:GGGGG+whiff:GGGGG",
                 "after the answer was already found",
@@ -433,6 +436,7 @@ fn a_review_request_shares_one_deadline() {
         App::new(
             Config {
                 lists: vec!["wordle".into()],
+                default: ("wordle".into(), false),
                 tree_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("trees")],
                 table_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tables")],
                 time_limit: Duration::ZERO,
@@ -515,6 +519,7 @@ fn opener_values_from_a_partial_table() {
         App::new(
             Config {
                 lists: vec!["wordle".into()],
+                default: ("wordle".into(), false),
                 tree_dirs: vec![repo.join("trees")],
                 table_dirs: vec![dir.path().to_path_buf()],
                 time_limit: Duration::from_secs(5),
@@ -726,6 +731,7 @@ fn a_tree_the_table_contradicts_is_refused_or_not_trusted() {
             table_dirs: vec![repo.join("tables")],
             time_limit: Duration::from_secs(5),
             max_searches: 1,
+            default: ("wordle".into(), false),
         },
         &STOP,
     )
@@ -921,4 +927,169 @@ fn hypers_own_error_answers_are_json() {
     }
     let _ = tx.send(());
     rt.block_on(server).unwrap().unwrap();
+}
+
+/// `GET` with the query's values percent-encoded (emoji, newlines, spaces).
+async fn get_q(path: &str, pairs: &[(&str, &str)]) -> (StatusCode, serde_json::Value) {
+    let q: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| {
+            let enc: String = v
+                .bytes()
+                .map(|b| match b {
+                    b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b':' => {
+                        (b as char).to_string()
+                    }
+                    _ => format!("%{b:02X}"),
+                })
+                .collect();
+            format!("{k}={enc}")
+        })
+        .collect();
+    let (status, v, _) = get(&format!("{path}?{}", q.join("&"))).await;
+    (status, v)
+}
+
+/// A review's JSON without the names of the best guesses (which of several tied
+/// guesses the parallel search names can differ between runs; their values cannot).
+fn without_best_names(mut v: serde_json::Value) -> serde_json::Value {
+    for s in v["steps"].as_array_mut().into_iter().flatten() {
+        s["best"]["guesses"] = serde_json::Value::Null;
+    }
+    v
+}
+
+#[test]
+fn every_notation_and_form_gives_the_same_answers_as_the_cli_syntax() {
+    rt().block_on(async {
+        let (_, want_next) = get_q("/api/next", &[("history", "salet:BYBBY tonic:YYBBB")]).await;
+        let (_, want_review) = get_q(
+            "/api/review",
+            &[("history", "salet:BYBBY,tiara:YBBBG,quota:GGGGG")],
+        )
+        .await;
+        assert_eq!(want_next["history"][1], "tonic:YYBBB", "{want_next}");
+        for h in [
+            "salet:BYBBY,tonic:YYBBB",
+            "salet BYBBY, tonic YYBBB",
+            "salet:xyxxy tonic:yy...",
+            "salet:⬛🟨⬛⬛🟨,tonic:🟦🟦⬜⬜⬜",
+            "salet tonic ⬛🟨⬛⬛🟨\n🟨🟨⬛⬛⬛",
+        ] {
+            let (status, v) = get_q("/api/next", &[("h", h)]).await;
+            assert_eq!(status, StatusCode::OK, "{h}: {v}");
+            assert_eq!(v, want_next, "{h}");
+        }
+        // A pasted share text, and the guesses with the answer.
+        let share = "Wordle 1,234 3/6\n\n⬛🟨⬛⬛🟨\n🟨⬛⬛⬛🟩\n🟩🟩🟩🟩🟩";
+        let (status, v) = get_q(
+            "/api/review",
+            &[("history", &format!("{share}\nsalet tiara quota"))],
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let want_review = without_best_names(want_review);
+        assert_eq!(without_best_names(v), want_review);
+        let (_, v) = get_q(
+            "/api/review",
+            &[("history", "salet tiara quota"), ("answer", "quota")],
+        )
+        .await;
+        assert_eq!(without_best_names(v), want_review);
+        // /api/history turns any form into the tokens.
+        let (status, v) = get_q("/api/history", &[("text", share), ("answer", "quota")]).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .contains("type the guesses in order"),
+            "{v}"
+        );
+        assert_eq!(v["step"], serde_json::Value::Null, "{v}");
+        let (status, v) = get_q(
+            "/api/history",
+            &[("text", &format!("salet tiara quota {share}"))],
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["h"], "salet:BYBBY,tiara:YBBBG,quota:GGGGG");
+        assert_eq!(v["found"], true);
+        // Bad rows are named, with the step for the page to show it beside the row.
+        for (text, step, msg) in [
+            (
+                "salet tiara ⬛🟨⬛⬛🟨\n🟨⬛⬛🟩",
+                2,
+                "share row 2 '🟨⬛⬛🟩': feedback '🟨⬛⬛🟩' has 4 squares",
+            ),
+            (
+                "salet tiara ⬛🟨⬛⬛🟨\n🟨⬛G⬛🟩",
+                2,
+                "mixes squares and letters",
+            ),
+            (
+                "salet:BBBBB tiara:GGGGG",
+                2,
+                "step 2: no answer is consistent with tiara:GGGGG",
+            ),
+        ] {
+            let (status, v) = get_q("/api/history", &[("text", text)]).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+            assert_eq!(v["step"], step, "{v}");
+            assert!(v["error"].as_str().unwrap().contains(msg), "{v}");
+            let (status, v) = get_q("/api/next", &[("h", text)]).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+            assert!(v["error"].as_str().unwrap().contains(msg), "{v}");
+        }
+        let (status, _) = get_q(
+            "/api/next",
+            &[("h", "salet:BYBBY"), ("history", "salet:BYBBY")],
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+    });
+}
+
+#[test]
+fn lists_say_what_each_list_is_and_the_opener_has_its_rank() {
+    rt().block_on(async {
+        let (_, v, _) = get("/api/lists").await;
+        assert_eq!(v["default"]["list"], "wordle", "{v}");
+        assert_eq!(v["default"]["mode"], "normal", "{v}");
+        assert!(v["history_syntax"]
+            .as_str()
+            .unwrap()
+            .contains("GUESS:FEEDBACK"));
+        let wordle = &v["served"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["list"] == "wordle" && s["mode"] == "normal")
+            .unwrap()
+            .clone();
+        assert!(
+            wordle["about"].as_str().unwrap().contains("original"),
+            "{wordle}"
+        );
+        // salet's optimal tree: 7920 guesses over 2315 answers.
+        let dist: Vec<u64> = wordle["distribution"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        assert_eq!(dist.iter().sum::<u64>(), 2315);
+        assert_eq!(
+            dist.iter()
+                .enumerate()
+                .map(|(i, c)| (i as u64 + 1) * c)
+                .sum::<u64>(),
+            7920
+        );
+        // The tree's own opener has its rank too (from the opener table).
+        let (_, v, _) = get("/api/opener?word=salet").await;
+        assert_eq!(v["total"], 7920, "{v}");
+        assert_eq!(v["rank"], 1, "{v}");
+        assert!(v["rank_text"].as_str().is_some(), "{v}");
+    });
 }

@@ -41,7 +41,9 @@ mod proof;
     about = "Provably optimal Wordle strategies"
 )]
 pub struct Cli {
-    /// Shipped word lists: wordle (default), nyt, wordle-all, nyt-all, nyt2023 or sowpods.
+    /// Shipped word lists: wordle (default; the original 2021 Wordle), nyt2023 (the
+    /// NYT's answers since 2023: today's NYT puzzle), nyt (the NYT's 2022 list),
+    /// wordle-all, nyt-all (every allowed word an answer) or sowpods.
     #[arg(long, global = true, default_value = "wordle")]
     list: String,
     /// Answer list file (with --guesses; overrides --list).
@@ -67,8 +69,17 @@ pub struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum RankSort {
+    /// By the --metric score.
+    Metric,
+    /// By the exact total from the opener table (needs --exact).
+    Exact,
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum RankFormat {
+    #[value(alias = "text")]
     Table,
     Csv,
     Json,
@@ -83,32 +94,76 @@ enum ExportFormat {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The next guess after the guesses played so far (GUESS:FEEDBACK ...), from the
+    /// shipped tree; solved exactly on the fly when the game has left the tree.
+    #[command(after_help = next::NEXT_EXAMPLES)]
+    Next(next::NextArgs),
+    /// Play along: suggests a guess, reads the colours the game showed, repeats; ends
+    /// with the game's exact review command.
+    #[command(after_help = next::PLAY_EXAMPLES)]
+    Play(next::PlayArgs),
+    /// An exact review of a game: per step the best guess, what the guess played
+    /// cost, and the luck of its feedback (from the feedback given, a pasted share
+    /// text, or the guesses and --answer).
+    #[command(after_help = review::REVIEW_EXAMPLES)]
+    Review(review::ReviewArgs),
+    /// A local web page and JSON API for next moves and reviews.
+    #[command(after_help = serve::SERVE_EXAMPLES)]
+    Serve(serve::ServeArgs),
+    /// The tree's whole path to one answer.
+    #[command(after_help = next::PATH_EXAMPLES)]
+    Path(next::PathArgs),
     /// One-level analysis of every allowed guess as an opener.
+    #[command(after_help = "Examples:
+  wordle-tree rank                             the 20 best openers by entropy
+  wordle-tree rank --metric worst --top 50     by the largest bucket
+  wordle-tree rank --exact --sort exact        by the proved exact total (opener table)
+  wordle-tree rank --top 0 --format csv > rank.csv")]
     Rank {
+        /// The one-level metric that ranks the openers.
         #[arg(long, value_enum, default_value = "entropy")]
         metric: Metric,
         /// Rows to print (0: all).
         #[arg(long, default_value_t = 20)]
         top: usize,
+        /// Output: table (also `text`) for people, csv, or json.
         #[arg(long, value_enum, default_value = "table")]
         format: RankFormat,
+        /// Same as --format json.
+        #[arg(long, conflicts_with = "format")]
+        json: bool,
         /// Also each opener's exact total, average, max depth and rank, from the
         /// opener table of the lists and mode (--hard for hard mode).
         #[arg(long)]
         exact: bool,
+        /// Order of the rows: by the metric, or (with --exact) by the exact total
+        /// (ties by the metric; openers not in the table, or that cannot finish, last).
+        #[arg(long, value_enum, default_value = "metric")]
+        sort: RankSort,
     },
     /// Plays every answer with a heuristic player or a stored tree.
+    #[command(after_help = "Examples:
+  wordle-tree simulate                              the entropy player from its own opener
+  wordle-tree simulate --strategy worst --opener salet
+  wordle-tree simulate --strategy tree:trees/salet.normal.wordle.tree")]
     Simulate {
         /// worst, expected, entropy, buckets, frequency, or tree:FILE.
         #[arg(long, default_value = "entropy")]
         strategy: String,
+        /// The first guess of a heuristic player (default: the player's own choice).
         #[arg(long)]
         opener: Option<String>,
     },
     /// Exact search: the tree of least total guesses from an opener, proved optimal.
+    #[command(after_help = "Examples:
+  wordle-tree solve --opener salet --out salet.tree --text salet.paths
+  wordle-tree --hard solve --opener salet --max-guesses 6
+  wordle-tree solve --opener crane --results crane.units --shard 1/4   (then --merge)")]
     Solve {
+        /// The first guess, an allowed guess of the lists.
         #[arg(long)]
         opener: String,
+        /// Every answer must be found within this many guesses (1 to 10).
         #[arg(long, default_value_t = 6)]
         max_guesses: u8,
         /// Write the tree file here.
@@ -149,15 +204,26 @@ enum Command {
         audit_shard: Option<wordle_tree::store::results::Shard>,
     },
     /// Replays every answer through a stored tree and checks it.
-    Verify { file: PathBuf },
+    #[command(after_help = "Example:
+  wordle-tree verify trees/salet.normal.wordle.tree")]
+    Verify {
+        /// The tree file (`solve --out`), for the lists and mode given.
+        file: PathBuf,
+    },
     /// Packs a finished results directory (openers, min-over, within, proof units)
     /// into one checked file; `--merge`, `--write-table` and `--results` read it in place.
     Pack(pack::PackArgs),
     /// Writes a pack's files into a directory, to resume the run there.
     Unpack(pack::UnpackArgs),
     /// Writes a stored tree as text.
+    #[command(after_help = "Examples:
+  wordle-tree export trees/salet.normal.wordle.tree | head
+  wordle-tree export trees/salet.normal.wordle.tree --format json --out salet.json")]
     Export {
+        /// The tree file (`solve --out`).
         file: PathBuf,
+        /// paths: one line per answer (guess, feedback, step); selby: the same
+        /// without steps; json: the tree as nested objects.
         #[arg(long, value_enum, default_value = "paths")]
         format: ExportFormat,
         /// Write here instead of stdout.
@@ -165,20 +231,16 @@ enum Command {
         out: Option<PathBuf>,
     },
     /// Proves or refutes a depth claim ("every answer within D guesses").
+    #[command(after_help = "Examples:
+  wordle-tree check --opener salet --max-guesses 5
+  wordle-tree check --opener salet --max-guesses 4 --results proofs/salet4   (resumable)
+  wordle-tree check --opener any --min-over 4")]
     Check(check::CheckArgs),
-    /// The next guess after a history (GUESS:FEEDBACK ...), from the shipped tree;
-    /// solved exactly on the fly when the history has left the tree.
-    Next(next::NextArgs),
-    /// The tree's whole path to one answer.
-    Path(next::PathArgs),
-    /// An exact review of a game (GUESS:FEEDBACK ...): per step the best guess, what
-    /// the guess played cost, and the luck of its feedback.
-    Review(review::ReviewArgs),
-    /// A local web page and JSON API for next moves and reviews.
-    Serve(serve::ServeArgs),
-    /// Interactive helper: suggests a guess, reads the feedback, repeats.
-    Play(next::PlayArgs),
     /// Times the core operations and the reference solves; prints figures.
+    #[command(after_help = "Examples:
+  wordle-tree bench
+  wordle-tree bench --off-tree salet,crane
+  wordle-tree bench --review salet,crane --sample 100")]
     Bench {
         /// Also run the slower reference solves (trace, hard salet).
         #[arg(long)]
@@ -205,6 +267,10 @@ enum Command {
     },
     /// Exact totals of many openers (all allowed guesses by default): resumable (one
     /// result file per opener in --results) and shardable (--shard i/n).
+    #[command(after_help = "Examples:
+  wordle-tree openers --top 5                          the 5 best openers, proved
+  wordle-tree openers --exact --write-table my.csv     every opener's exact total
+  wordle-tree openers --random 100 --seed 1 --results sample")]
     Openers {
         /// Dismiss openers proved to cost at least this (default: the K-th best exact
         /// total found so far plus one, after solving the most promising openers).
@@ -235,6 +301,7 @@ enum Command {
         /// Only read the results directory and print the table.
         #[arg(long)]
         merge: bool,
+        /// Every answer must be found within this many guesses (1 to 10).
         #[arg(long, default_value_t = 6)]
         max_guesses: u8,
         /// Memory limit in MiB for the transposition tables and the search scratch (shared by the workers; the feedback table comes on top).
@@ -269,8 +336,14 @@ pub fn main() -> ExitCode {
                         Some(SolveError::Interrupted)
                     )
                 });
-            let _ = writeln!(std::io::stderr(), "error: {}", error_text(&e));
-            ExitCode::from(if interrupted { 130 } else { 2 })
+            let code = if interrupted { 130 } else { 2 };
+            if out::JSON_ERRORS.load(Ordering::Relaxed) {
+                let body = serde_json::json!({ "error": error_text(&e), "exit_code": code });
+                let _ = writeln!(std::io::stdout(), "{body}");
+            } else {
+                let _ = writeln!(std::io::stderr(), "error: {}", error_text(&e));
+            }
+            ExitCode::from(code)
         }
     }
 }
@@ -299,7 +372,26 @@ const MAX_THREADS_PER_CORE: usize = 4;
 
 /// Parses the process arguments and runs the command.
 fn run() -> Result<ExitCode> {
-    let cli = Cli::parse();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        // Under JSON output a usage error is JSON too (help and --version are not errors).
+        Err(e) if out::args_ask_json(&args) && e.use_stderr() => {
+            out::JSON_ERRORS.store(true, Ordering::Relaxed);
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ");
+            bail!("{first} (see --help)")
+        }
+        Err(e) => e.exit(),
+    };
+    LIST_GIVEN.store(cli_list_given(&args), Ordering::Relaxed);
+    if cli.command.json() {
+        out::JSON_ERRORS.store(true, Ordering::Relaxed);
+    }
     if let Some(n) = cli.threads {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let most = MAX_THREADS_PER_CORE * cores;
@@ -318,6 +410,13 @@ fn run() -> Result<ExitCode> {
         },
         _ => ListSource::Named(cli.list.clone()),
     };
+    if let ListSource::Files { answers, guesses } = &source {
+        let _ = LIST_FILES.set(format!(
+            " --answers {} --guesses {}",
+            shell_word(&answers.display().to_string()),
+            shell_word(&guesses.display().to_string())
+        ));
+    }
     let game = Game::load(&source)?;
     // Commands whose searches poll the stop flag stop cleanly (results kept, exit
     // 130); the others have nothing to keep and end at once.
@@ -343,8 +442,16 @@ fn run() -> Result<ExitCode> {
             metric,
             top,
             format,
+            json,
             exact,
-        } => rank(&ctx, *metric, *top, *format, *exact),
+            sort,
+        } => {
+            let format = if *json { RankFormat::Json } else { *format };
+            if *sort == RankSort::Exact && !exact {
+                bail!("--sort exact needs the exact totals: add --exact (wordle-tree rank --exact --sort exact)");
+            }
+            rank(&ctx, *metric, *top, format, *exact, *sort)
+        }
         Command::Simulate { strategy, opener } => simulate(&ctx, strategy, opener.as_deref()),
         Command::Solve {
             opener,
@@ -542,6 +649,49 @@ fn opener_json(table: &OpenerTable, file: &Path, opener: Word) -> serde_json::Va
     })
 }
 
+impl Command {
+    /// True when the command prints JSON (then its errors are JSON too).
+    fn json(&self) -> bool {
+        match self {
+            Command::Next(a) => a.format.is_json(),
+            Command::Review(a) => a.format.is_json(),
+            Command::Rank { format, json, .. } => *json || matches!(format, RankFormat::Json),
+            _ => false,
+        }
+    }
+}
+
+/// Set when `--list` was given on the command line (not left at its default): `serve`
+/// then takes it as the page's default list.
+static LIST_GIVEN: AtomicBool = AtomicBool::new(false);
+
+/// `--answers A --guesses G` as typed (custom lists), for commands `play` prints.
+static LIST_FILES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// A word as a shell reads it back: as it is when it is plain, else single-quoted.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// True when `--list` was given on the command line rather than left at its default.
+fn cli_list_given(args: &[std::ffi::OsString]) -> bool {
+    use clap::CommandFactory;
+    let Ok(m) = Cli::command().try_get_matches_from(args) else {
+        return false;
+    };
+    let given = |m: &clap::ArgMatches| {
+        m.value_source("list") == Some(clap::parser::ValueSource::CommandLine)
+    };
+    given(&m) || m.subcommand().is_some_and(|(_, sub)| given(sub))
+}
+
 /// Set by SIGINT or SIGTERM.
 static STOP: AtomicBool = AtomicBool::new(false);
 
@@ -599,12 +749,19 @@ fn describe(game: &Game, hard: bool) -> String {
     )
 }
 
-fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat, exact: bool) -> Result<ExitCode> {
+fn rank(
+    ctx: &Ctx,
+    metric: Metric,
+    top: usize,
+    fmt: RankFormat,
+    exact: bool,
+    sort: RankSort,
+) -> Result<ExitCode> {
     let game = ctx.game;
     let t = Instant::now();
     let table = FeedbackTable::build(game);
     let ids: Vec<AnswerId> = game.all_answer_ids();
-    let scores = analysis::rank(game, &table, &ids, metric);
+    let mut scores = analysis::rank(game, &table, &ids, metric);
     let shown = if top == 0 {
         scores.len()
     } else {
@@ -629,11 +786,23 @@ fn rank(ctx: &Ctx, metric: Metric, top: usize, fmt: RankFormat, exact: bool) -> 
             .and_then(|(t, _)| t.get(game.guesses[g.index()]))
     };
     let partial = exact_table.as_ref().is_some_and(|(t, _)| !t.is_complete());
+    if sort == RankSort::Exact {
+        // A stable sort: ties keep the metric's order.
+        scores.sort_by_key(|s| match row_of(s.guess).map(|r| r.entry) {
+            Some(opener_table::Entry::Exact { total, .. }) => (0, total),
+            Some(opener_table::Entry::CannotFinish) => (1, 0),
+            None => (2, 0),
+        });
+    }
     match fmt {
         RankFormat::Table => {
             outln!(
-                "{}; ranked by {metric:?}",
-                describe(game, false).replace(", normal mode", "")
+                "{}; ranked by {}",
+                describe(game, false).replace(", normal mode", ""),
+                match sort {
+                    RankSort::Metric => format!("{metric:?}"),
+                    RankSort::Exact => format!("the exact total (ties by {metric:?})"),
+                }
             );
             let mut head = format!(
                 "{:>5}  {:<5}  {:>6}  {:>9}  {:>8}  {:>7}  {:>9}",
@@ -1000,4 +1169,35 @@ pub(crate) fn seeded_sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
     all.truncate(n);
     all.sort_unstable();
     all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Every option and argument of every command says what it is, and every command
+    /// has examples (issue 35: blank help on `play --tree`, `verify FILE`, ...).
+    #[test]
+    fn every_option_is_documented_and_every_command_has_examples() {
+        let cli = Cli::command();
+        let mut missing = Vec::new();
+        for arg in cli.get_arguments() {
+            if arg.get_help().is_none() && !["help", "version"].contains(&arg.get_id().as_str()) {
+                missing.push(format!("--{}", arg.get_id()));
+            }
+        }
+        for sub in cli.get_subcommands() {
+            if sub.get_after_help().is_none() {
+                missing.push(format!("{}: no examples", sub.get_name()));
+            }
+            for arg in sub.get_arguments() {
+                let id = arg.get_id().as_str();
+                if arg.get_help().is_none() && arg.get_long_help().is_none() && id != "help" {
+                    missing.push(format!("{} {id}", sub.get_name()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "undocumented: {missing:?}");
+    }
 }

@@ -30,9 +30,8 @@ pub struct NextArgs {
     /// opener is tarse for nyt2023, lants for wordle-all, salet otherwise).
     #[arg(long)]
     tree: Option<PathBuf>,
-    /// Print JSON for programs.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub format: super::out::FormatArgs,
     /// Off the tree, answer within about this many seconds: if the exact search has
     /// not finished, give the best guess found so far, marked not proven optimal,
     /// with the range the optimum is proved to lie in (default: no limit, always exact).
@@ -41,12 +40,50 @@ pub struct NextArgs {
     /// No tree: open with this word, and solve every state after it exactly.
     #[arg(long, conflicts_with = "tree")]
     opener: Option<String>,
-    /// The history so far, one GUESS:FEEDBACK token per guess (e.g. salet:BBYGB).
+    /// The guesses played so far with their feedback: salet:BYBBY tiara:YBBBG, or
+    /// salet BYBBY, or the squares of a share text (see below).
     history: Vec<String>,
 }
 
+/// `next --help`'s examples, after the history syntax.
+pub const NEXT_EXAMPLES: &str = concat!(
+    "Examples:
+  wordle-tree next                                  the opener
+  wordle-tree next salet:BYBBY tiara:YBBBG          after two guesses
+  wordle-tree next salet BYBBY, tiara YBBBG         the same, as pairs
+  wordle-tree next 'salet:⬛🟨⬛⬛🟨'                 squares copied from the game
+  wordle-tree --list nyt2023 next tarse:BYBBB       today's NYT puzzle (its 2023 list)
+  wordle-tree --hard next --format json salet:BYBBY
+
+",
+    include_str!("../players/history_syntax.txt")
+);
+
+/// `path --help`'s examples.
+pub const PATH_EXAMPLES: &str = "Examples:
+  wordle-tree path --answer quota
+  wordle-tree --hard path --answer quota
+  wordle-tree path --answer quota --opener crane    solved exactly from crane";
+
+/// `play --help`'s examples.
+pub const PLAY_EXAMPLES: &str = concat!(
+    "Examples:
+  wordle-tree play                       suggests salet; type the colours, e.g. BYBBY
+  wordle-tree --list nyt2023 play        today's NYT puzzle
+  wordle-tree play --answer quota        plays by itself against quota
+  wordle-tree play --opener crane        your own opener, the rest solved exactly
+
+At the prompt type the feedback alone (for the suggested word), or WORD FEEDBACK if
+you played another word; 'undo', 'help', 'quit'. At the end play prints the review
+command of the game.
+
+",
+    include_str!("../players/history_syntax.txt")
+);
+
 #[derive(clap::Args, Debug)]
 pub struct PathArgs {
+    /// Tree file (default: the shipped tree of the lists and mode, as for `next`).
     #[arg(long)]
     tree: Option<PathBuf>,
     /// The answer whose path to show.
@@ -62,6 +99,7 @@ pub struct PathArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
+    /// Tree file (default: the shipped tree of the lists and mode, as for `next`).
     #[arg(long)]
     tree: Option<PathBuf>,
     /// Play by itself against this answer and show the path.
@@ -98,17 +136,6 @@ pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     })
 }
 
-/// The opener of the shipped trees of a list: `tarse` for nyt2023 (the published best
-/// opener of that list), `lants` for the big game wordle-all (the published tree's
-/// opener, proved optimal from it: trees/README.md), `salet` for the others.
-fn shipped_opener(list: &str) -> &'static str {
-    match list {
-        "nyt2023" => "tarse",
-        "wordle-all" => "lants",
-        _ => "salet",
-    }
-}
-
 /// The shipped tree for the lists and mode in use: `trees/` in the current directory,
 /// else beside the executable (any ancestor of it), else in the source checkout it
 /// was built from.
@@ -116,12 +143,7 @@ fn shipped_tree(game: &Game, hard: bool) -> Result<PathBuf> {
     if game.name == "custom" {
         bail!("no shipped tree for custom word lists; pass --tree FILE (build one with `solve --opener WORD --out FILE`)");
     }
-    let name = format!(
-        "{}.{}.{}.tree",
-        shipped_opener(&game.name),
-        mode_name(hard),
-        game.name
-    );
+    let name = wordle_tree::players::shipped_tree_name(&game.name, hard);
     let mut dirs = vec![PathBuf::from("trees")];
     if let Ok(exe) = std::env::current_exe() {
         dirs.extend(exe.ancestors().skip(1).map(|d| d.join("trees")));
@@ -371,11 +393,8 @@ impl<'a> Helper<'a> {
 
 pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
     let game = ctx.game;
-    let steps = args
-        .history
-        .iter()
-        .map(|t| play::parse_step(game, t))
-        .collect::<Result<Vec<_>, _>>()?;
+    let texts: Vec<&str> = args.history.iter().map(|s| s.as_str()).collect();
+    let steps = play::parse_history(game, &texts, None)?;
     let loaded = Loaded::new(ctx, args.tree.as_deref(), args.opener.as_deref())?;
     let helper = Helper::new(ctx, &loaded, args.time_limit);
     let opener_value = helper.opener_value(&steps)?;
@@ -386,7 +405,7 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
     match advice {
         Advice::Solved { answer, guesses } => {
             let answer = game.answers[answer.index()].to_string();
-            if args.json {
+            if args.format.is_json() {
                 let mut v = serde_json::json!({
                     "history": history, "found": true, "answer": answer, "guesses": guesses,
                 });
@@ -422,7 +441,7 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
             };
             let guess = helper.word(m.guess);
             let words = helper.words(&m.candidates);
-            if args.json {
+            if args.format.is_json() {
                 // From the search: whether it proved its guess optimal for the state,
                 // and the least cost it proved (the plan's own when proved); with a
                 // chosen opener neither is claimed (null bound, not proven).
@@ -567,9 +586,25 @@ fn exact_path(helper: &Helper, answer: AnswerId) -> Result<Vec<Step>> {
 
 const PLAY_HELP: &str =
     "After each suggestion, type the feedback the game showed for it: five letters,
-G green, Y yellow, B gray (also '.' or '-' for gray, or 2/1/0), e.g. BYBBG.
+G green, Y yellow, B gray (x, w, '.' or '-' are gray too; or 2/1/0; or the squares
+🟩 🟨 ⬛ ⬜, high contrast 🟧 🟦), e.g. BYBBG.
 If you played another word, type it with its feedback: 'crane BBYBB' or 'crane:BBYBB'.
 'undo' takes back the last guess, 'quit' or Ctrl-D ends.";
+
+/// The end of `play`: the game as `review` reads it, and the command that reviews it.
+fn review_command(ctx: &Ctx, steps: &[Step]) -> String {
+    let game = ctx.game;
+    let mut cmd = String::from("wordle-tree");
+    if game.name == "custom" {
+        cmd += super::LIST_FILES.get().map_or("", |s| s.as_str());
+    } else if game.name != "wordle" {
+        cmd += &format!(" --list {}", game.name);
+    }
+    if ctx.hard {
+        cmd += " --hard";
+    }
+    format!("{cmd} review {}", play::tokens(game, steps))
+}
 
 pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
     let game = ctx.game;
@@ -577,7 +612,7 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
     let helper = Helper::new(ctx, &loaded, args.time_limit);
     let hard = helper.guide.hard();
     if let Some(answer) = &args.answer {
-        return play_itself(&helper, answer_id(game, answer)?);
+        return play_itself(ctx, &helper, answer_id(game, answer)?);
     }
     // Ctrl-C only sets the stop flag (for the searches); a blocked read would ignore
     // it, so a watcher ends the session. Nothing is written to files here.
@@ -618,12 +653,14 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
                     "solved: {} in {guesses} guesses",
                     game.answers[answer.index()]
                 );
-                outln!("{}", path_line(game, &steps));
+                outln!("game: {}", play::tokens(game, &steps));
+                outln!("review it: {}", review_command(ctx, &steps));
                 return Ok(ExitCode::SUCCESS);
             }
             Err(AdviceError::OutOfGuesses(n)) => {
                 outln!("all {n} guesses are used without finding the answer: game over");
-                outln!("{}", path_line(game, &steps));
+                outln!("game: {}", play::tokens(game, &steps));
+                outln!("review it: {}", review_command(ctx, &steps));
                 return Ok(ExitCode::SUCCESS);
             }
             Err(e) => return Err(e.into()),
@@ -649,6 +686,10 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
             if input.read_until(b'\n', &mut line)? == 0 {
                 outln!();
                 outln!("end of input: bye");
+                if !steps.is_empty() {
+                    outln!("game so far: {}", play::tokens(game, &steps));
+                    outln!("review it: {}", review_command(ctx, &steps));
+                }
                 return Ok(ExitCode::SUCCESS);
             }
             let text = String::from_utf8_lossy(&line);
@@ -672,7 +713,13 @@ pub fn play(ctx: &Ctx, args: &PlayArgs) -> Result<ExitCode> {
                     }
                     outln!("nothing to take back");
                 }
-                Reply::Quit => return Ok(ExitCode::SUCCESS),
+                Reply::Quit => {
+                    if !steps.is_empty() {
+                        outln!("game so far: {}", play::tokens(game, &steps));
+                        outln!("review it: {}", review_command(ctx, &steps));
+                    }
+                    return Ok(ExitCode::SUCCESS);
+                }
                 Reply::Help => outln!("{PLAY_HELP}"),
                 Reply::Bad(why) => outln!("{why}; type 'help' for help"),
             }
@@ -725,7 +772,7 @@ fn read_step(game: &Game, text: &str, suggested: GuessId) -> Reply {
 }
 
 /// `play --answer W`: follows the advice against a known answer and prints each step.
-fn play_itself(helper: &Helper, answer: AnswerId) -> Result<ExitCode> {
+fn play_itself(ctx: &Ctx, helper: &Helper, answer: AnswerId) -> Result<ExitCode> {
     let game = helper.game;
     let word = game.answers[answer.index()];
     let mut steps: Vec<Step> = Vec::new();
@@ -736,7 +783,8 @@ fn play_itself(helper: &Helper, answer: AnswerId) -> Result<ExitCode> {
         match helper.advise(&steps)? {
             Advice::Solved { guesses, .. } => {
                 outln!("solved: {word} in {guesses} guesses");
-                outln!("{}", path_line(game, &steps));
+                outln!("game: {}", play::tokens(game, &steps));
+                outln!("review it: {}", review_command(ctx, &steps));
                 return Ok(ExitCode::SUCCESS);
             }
             Advice::Play(m) => {

@@ -47,3 +47,47 @@ pub fn flush() -> anyhow::Result<()> {
         .flush()
         .map_err(|e| anyhow::anyhow!("cannot write to standard output: {e}"))
 }
+
+/// Set when the command's output is JSON: [`crate::cli::main`] then prints an error as
+/// `{"error": ...}` on standard output (same exit code) instead of text on stderr.
+pub static JSON_ERRORS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// What a command prints: text for people, JSON for programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// The one output convention of the player commands: `--format text|json`, with
+/// `--json` kept as its alias.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct FormatArgs {
+    /// Output: text for people, or json for programs (errors then come as
+    /// {"error": ...} on stdout, with the same exit codes).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Same as --format json.
+    #[arg(long)]
+    json: bool,
+}
+
+impl FormatArgs {
+    pub fn is_json(&self) -> bool {
+        self.json || self.format == Format::Json
+    }
+}
+
+/// True when the raw arguments ask for JSON output (`--json`, `--format json`,
+/// `--format=json`): for errors found before the arguments parse.
+pub fn args_ask_json(args: &[std::ffi::OsString]) -> bool {
+    let a: Vec<String> = args
+        .iter()
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect();
+    a.iter().enumerate().any(|(i, s)| {
+        s == "--json"
+            || s == "--format=json"
+            || (s == "--format" && a.get(i + 1).is_some_and(|n| n == "json"))
+    })
+}

@@ -16,12 +16,15 @@ use wordle_tree::search::SolveError;
 
 #[derive(clap::Args, Debug)]
 pub struct ReviewArgs {
-    /// Tree file (default: the shipped trees/salet.<normal|hard>.<list>.tree).
+    /// Tree file (default: the shipped tree of the lists and mode, as for `next`).
     #[arg(long)]
     tree: Option<PathBuf>,
-    /// Print JSON for programs.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    pub format: super::out::FormatArgs,
+    /// The game's answer: the guesses alone are then enough (their feedback is
+    /// computed), and any feedback given is checked against it.
+    #[arg(long, value_name = "WORD")]
+    answer: Option<String>,
     /// Stop searching after about this many seconds: values not proved by then are
     /// shown as the range proved (default: no limit, always exact).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
@@ -30,9 +33,23 @@ pub struct ReviewArgs {
     /// costs a search per state).
     #[arg(long)]
     ties: bool,
-    /// The game, one GUESS:FEEDBACK token per guess (e.g. salet:BBYGB).
+    /// The game: salet:BYBBY tiara:YBBBG ..., or pairs, or a pasted share text with
+    /// the guesses, or (with --answer) just the guesses (see below).
     history: Vec<String>,
 }
+
+/// `review --help`'s examples, after the history syntax.
+pub const REVIEW_EXAMPLES: &str = concat!(
+    "Examples:
+  wordle-tree review salet:BYBBY tiara:YBBBG quota:GGGGG
+  wordle-tree review --answer quota salet tiara quota        feedback from the answer
+  wordle-tree review salet tiara quota \"$(cat share.txt)\"     a pasted share text
+  wordle-tree review --format json salet:BYBBY tiara:YBBBG   a game not finished yet
+  wordle-tree --list nyt2023 review --answer adieu crane adieu
+
+",
+    include_str!("../players/history_syntax.txt")
+);
 
 /// `3.4212`, or `3.4000..3.4212 (range, not proved)`.
 fn value_text(v: Value) -> String {
@@ -65,11 +82,13 @@ fn range_text(r: Range, signed: bool) -> String {
 
 pub fn run(ctx: &Ctx, args: &ReviewArgs) -> Result<ExitCode> {
     let game = ctx.game;
-    let steps = args
-        .history
-        .iter()
-        .map(|t| play::parse_step(game, t))
-        .collect::<Result<Vec<_>, _>>()?;
+    if args.history.is_empty() {
+        anyhow::bail!(
+            "nothing to review: give the game, e.g. `wordle-tree review salet:BYBBY tiara:YBBBG quota:GGGGG`, or its guesses and answer, `wordle-tree review --answer quota salet tiara quota`"
+        );
+    }
+    let texts: Vec<&str> = args.history.iter().map(|s| s.as_str()).collect();
+    let steps = play::parse_history(game, &texts, args.answer.as_deref())?;
     let tree = if game.name == "custom" && args.tree.is_none() {
         None
     } else {
@@ -111,7 +130,7 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs) -> Result<ExitCode> {
         return Err(SolveError::Interrupted.into());
     }
     let r = r?;
-    if args.json {
+    if args.format.is_json() {
         outln!("{}", r.to_json(game));
         return Ok(ExitCode::SUCCESS);
     }
@@ -169,8 +188,8 @@ fn print_text(game: &wordle_tree::Game, r: &Review) -> Result<()> {
             (false, ..) => "best known, not proved optimal",
         };
         outln!(
-            "  best:   {} {} guesses expected ({what})",
-            best.join(" "),
+            "  best:   {}: {} guesses expected ({what})",
+            best.join(", "),
             value_text(s.best_value)
         );
         let verdict = if s.is_optimal() {
@@ -217,7 +236,7 @@ fn print_text(game: &wordle_tree::Game, r: &Review) -> Result<()> {
         outln!(
             "next: {} candidate(s); best guess {} ({} guesses expected)",
             rest.candidates.len(),
-            best.join(" "),
+            best.join(", "),
             value_text(rest.value)
         );
     }

@@ -2,7 +2,9 @@
 //!
 //! This is the only module that knows the duplicate-letter rule. A [`Feedback`] packs
 //! the five colours base 3 into one byte (position `i` has weight `3^i`; gray 0,
-//! yellow 1, green 2), so every value is in `0..243` and all-green is 242.
+//! yellow 1, green 2), so every value is in `0..243` and all-green is 242. It also
+//! reads every notation a player has ([`Feedback::parse`]: letters, digits, the share
+//! text's squares in either palette), one notation per token.
 //! Arguments are always in the order (guess, answer).
 
 use crate::game::word::Word;
@@ -36,14 +38,89 @@ const POW3: [u8; 5] = [1, 3, 9, 27, 81];
 /// Why a feedback token does not parse (the token as [`crate::game::echo::echo`] shows it).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FeedbackError {
-    #[error("feedback '{0}' has {1} characters, expected 5")]
-    Length(String, usize),
+    /// The token, its length, and whether it was written in squares.
+    #[error("feedback '{0}' has {1} {unit}, expected 5", unit = length_unit(.2))]
+    Length(String, usize, bool),
     #[error(
-        "feedback '{token}' has an unknown character '{ch}' (use G/Y/B, '.' or '-' for gray, or 2/1/0)",
+        "feedback '{token}' has an unknown character '{ch}' ({notations})",
+        notations = NOTATIONS,
         token = .0,
         ch = crate::game::echo::echo(.1.encode_utf8(&mut [0; 4]))
     )]
     Char(String, char),
+    #[error("feedback '{0}' mixes {1} and {2}: write it in one notation ({notations})", notations = NOTATIONS)]
+    Mixed(String, &'static str, &'static str),
+}
+
+fn length_unit(squares: &bool) -> &'static str {
+    if *squares {
+        "squares"
+    } else {
+        "characters"
+    }
+}
+
+/// The notations [`Feedback::parse`] accepts, for messages.
+pub const NOTATIONS: &str = "G/Y/B letters with x, w, '.' or '-' also gray; 2/1/0 digits; \
+     or the share squares 🟩 🟨 ⬛ ⬜, high contrast 🟧 🟦";
+
+/// The notation a feedback character belongs to; gray marks that fit more than one
+/// are [`Notation::Any`] (`.` and `-` with letters or digits, ⬛ ⬜ with either
+/// palette of squares).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Notation {
+    Letters,
+    Digits,
+    Squares,
+    HighContrast,
+    /// Gray that goes with letters or digits.
+    Mark,
+    /// A gray square, either palette.
+    GraySquare,
+}
+
+impl Notation {
+    fn name(self) -> &'static str {
+        match self {
+            Notation::Letters | Notation::Mark => "letters",
+            Notation::Digits => "digits",
+            Notation::Squares | Notation::GraySquare => "squares",
+            Notation::HighContrast => "high-contrast squares",
+        }
+    }
+}
+
+/// A character's colour (0 gray, 1 yellow, 2 green) and notation.
+fn colour_of(c: char) -> Option<(u8, Notation)> {
+    use Notation::*;
+    Some(match c.to_ascii_uppercase() {
+        'G' => (2, Letters),
+        'Y' => (1, Letters),
+        'B' | 'X' | 'W' => (0, Letters),
+        '.' | '-' => (0, Mark),
+        '2' => (2, Digits),
+        '1' => (1, Digits),
+        '0' => (0, Digits),
+        '🟩' => (2, Squares),
+        '🟨' => (1, Squares),
+        '🟧' => (2, HighContrast),
+        '🟦' => (1, HighContrast),
+        '⬛' | '⬜' => (0, GraySquare),
+        _ => return None,
+    })
+}
+
+/// True when characters of notations `a` and `b` may share a token.
+fn compatible(a: Notation, b: Notation) -> bool {
+    use Notation::*;
+    a == b
+        || matches!(
+            (a, b),
+            (Mark, Letters | Digits)
+                | (Letters | Digits, Mark)
+                | (GraySquare, Squares | HighContrast)
+                | (Squares | HighContrast, GraySquare)
+        )
 }
 
 impl Feedback {
@@ -90,22 +167,58 @@ impl Feedback {
         self == Feedback::ALL_GREEN
     }
 
-    /// Parses `GYB` letters (case-insensitive; `.` or `-` also mean gray) or `210` digits.
+    /// Parses a feedback in any notation a player has (case-insensitive): `G`/`Y`/`B`
+    /// letters (`x`, `w`, `.` or `-` also gray), `2`/`1`/`0` digits, or the squares of
+    /// a share text, 🟩 🟨 ⬛ ⬜, or 🟧 🟦 of the high-contrast palette (orange green,
+    /// blue yellow). Variation selectors after a square are ignored. One token is in
+    /// one notation: `GY🟨BB` or `🟩🟦...` is refused, naming both.
     pub fn parse(s: &str) -> Result<Feedback, FeedbackError> {
-        let n = s.chars().count();
-        if n != 5 {
-            return Err(FeedbackError::Length(crate::game::echo::echo(s), n));
+        let chars: Vec<char> = s.chars().filter(|&c| c != '\u{fe0f}').collect();
+        let squares = chars.iter().any(|&c| c as u32 > 0x2000);
+        if chars.len() != 5 {
+            return Err(FeedbackError::Length(
+                crate::game::echo::echo(s),
+                chars.len(),
+                squares,
+            ));
         }
         let mut colours = [0u8; 5];
-        for (i, c) in s.chars().enumerate() {
-            colours[i] = match c.to_ascii_uppercase() {
-                'G' | '2' => 2,
-                'Y' | '1' => 1,
-                'B' | '.' | '-' | '0' => 0,
-                _ => return Err(FeedbackError::Char(crate::game::echo::echo(s), c)),
+        let mut seen: Option<Notation> = None;
+        for (i, &c) in chars.iter().enumerate() {
+            let Some((colour, notation)) = colour_of(c) else {
+                return Err(FeedbackError::Char(crate::game::echo::echo(s), c));
             };
+            match seen {
+                Some(n) if !compatible(n, notation) => {
+                    return Err(FeedbackError::Mixed(
+                        crate::game::echo::echo(s),
+                        n.name(),
+                        notation.name(),
+                    ))
+                }
+                // Keep the most specific notation seen (a gray mark tells little).
+                Some(n) if !matches!(n, Notation::Mark | Notation::GraySquare) => {}
+                _ => seen = Some(notation),
+            }
+            colours[i] = colour;
         }
         Ok(Feedback::from_colours(colours))
+    }
+
+    /// The feedback as share squares: 🟩 🟨 ⬛, or with `high_contrast` 🟧 🟦 ⬛.
+    pub fn squares(self, high_contrast: bool) -> String {
+        let (g, y) = if high_contrast {
+            ('🟧', '🟦')
+        } else {
+            ('🟩', '🟨')
+        };
+        (0..5)
+            .map(|i| match self.colour(i) {
+                2 => g,
+                1 => y,
+                _ => '⬛',
+            })
+            .collect()
     }
 }
 
@@ -163,8 +276,59 @@ mod tests {
         for s in ["gy...", "GY---", "21000", "gYb.-"] {
             assert_eq!(Feedback::parse(s).unwrap(), want, "{s}");
         }
-        assert!(Feedback::parse("GYBX.").is_err());
+        assert!(Feedback::parse("GYBZ.").is_err());
         assert!(Feedback::parse("GYBB").is_err());
+    }
+
+    #[test]
+    fn parse_accepts_every_notation_a_player_has() {
+        let want = Feedback::parse("BYBBG").unwrap();
+        for s in [
+            "bybbg",
+            "xyxxg",
+            "wywwg",
+            ".y..g",
+            "-y--g",
+            "01002",
+            "010-2",
+            "⬛🟨⬛⬛🟩",
+            "⬜🟨⬜⬜🟩",
+            "⬛🟦⬛⬛🟧",
+            "⬜🟦⬛⬜🟧",
+            "⬛\u{fe0f}🟨⬛\u{fe0f}⬛🟩",
+        ] {
+            assert_eq!(Feedback::parse(s).unwrap(), want, "{s}");
+        }
+        for v in 0..243u8 {
+            for hc in [false, true] {
+                let f = Feedback(v);
+                assert_eq!(Feedback::parse(&f.squares(hc)).unwrap(), f);
+            }
+        }
+    }
+
+    #[test]
+    fn mixed_notations_and_wrong_widths_are_refused_by_name() {
+        let e = Feedback::parse("GY🟨BB").unwrap_err();
+        assert_eq!(
+            e,
+            FeedbackError::Mixed("GY🟨BB".into(), "letters", "squares")
+        );
+        assert!(e.to_string().contains("mixes letters and squares"), "{e}");
+        assert!(matches!(
+            Feedback::parse("🟩🟦⬛⬛⬛"),
+            Err(FeedbackError::Mixed(_, "squares", "high-contrast squares"))
+        ));
+        assert!(matches!(
+            Feedback::parse("G1BBB"),
+            Err(FeedbackError::Mixed(_, "letters", "digits"))
+        ));
+        let e = Feedback::parse("⬛🟨⬛⬛").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "feedback '⬛🟨⬛⬛' has 4 squares, expected 5"
+        );
+        assert!(Feedback::parse("⬛🟨⬛⬛🟩🟩").is_err());
     }
 
     #[test]

@@ -3,9 +3,14 @@
 //! self-contained page ([`PAGE`], embedded in the binary: no external assets).
 //!
 //! Routes (all `GET`; `list` is a shipped list with a shipped tree, `mode` is
-//! `normal` or `hard`, `history` is `GUESS:FEEDBACK` tokens separated by spaces or
-//! commas):
-//! - `/` the page; `/api/lists` the lists and modes served and the time limit;
+//! `normal` or `hard`, both defaulting to [`Config::default`]; `history` (or `h`, as
+//! in the page's links) is a game in any form of [`play::HISTORY_SYNTAX`], with
+//! `answer` when known):
+//! - `/` the page; `/api/lists` the lists and modes served (what each is, the
+//!   default, each tree's guess distribution), the time limit and the history syntax;
+//! - `/api/history?list&mode&text|history&answer` the game as tokens, or a refusal
+//!   naming the step or share row (`{"error", "step"}`), for the page to show beside
+//!   the row;
 //! - `/api/next?list&mode&history` the next guess (as `next --json`), or the answer;
 //! - `/api/candidates?list&mode&history` the candidates left;
 //! - `/api/review?list&mode&history` the exact review ([`crate::players::review`]);
@@ -76,6 +81,8 @@ const NEXT_WORDS: usize = 100;
 pub struct Config {
     /// Shipped lists to serve; each is served in the modes whose tree is found.
     pub lists: Vec<String>,
+    /// The (list, hard mode) the page opens on.
+    pub default: (String, bool),
     /// Directories searched for `salet.<mode>.<list>.tree`, in order.
     pub tree_dirs: Vec<PathBuf>,
     /// Directories searched for opener tables `<list>.<mode>.csv`, in order
@@ -131,7 +138,7 @@ impl App {
         let mut setups = HashMap::new();
         for list in &config.lists {
             for hard in [false, true] {
-                let name = format!("salet.{}.{list}.tree", mode_name(hard));
+                let name = crate::players::shipped_tree_name(list, hard);
                 let Some(file) = config
                     .tree_dirs
                     .iter()
@@ -206,6 +213,21 @@ impl App {
     pub fn setup(&self, list: &str, hard: bool) -> Option<&Arc<Setup>> {
         self.setups.get(&(list.to_string(), hard))
     }
+
+    /// The (list, hard mode) the page opens on: the configured default when served,
+    /// else the first served.
+    pub fn default_setup(&self) -> (String, bool) {
+        match self.default_missing() {
+            None => self.config.default.clone(),
+            Some(_) => self.served()[0].clone(),
+        }
+    }
+
+    /// The configured default when it is not served (its tree was not found).
+    pub fn default_missing(&self) -> Option<(String, bool)> {
+        let (l, h) = &self.config.default;
+        self.setup(l, *h).is_none().then(|| (l.clone(), *h))
+    }
 }
 
 /// A request refused: status and message, answered as `{"error": message}`.
@@ -231,6 +253,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/candidates", get(candidates))
         .route("/api/review", get(review_route))
         .route("/api/opener", get(opener))
+        .route("/api/history", get(history_route))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such route".into()) })
         .method_not_allowed_fallback(|| async {
             ApiError(
@@ -362,8 +385,12 @@ fn params(raw: &Params) -> Result<HashMap<String, String>, ApiError> {
 
 /// The setup named by `list` (default wordle) and `mode` (default normal).
 fn setup_of<'a>(app: &'a App, p: &HashMap<String, String>) -> Result<&'a Arc<Setup>, ApiError> {
-    let list = p.get("list").map_or("wordle", |s| s.as_str());
-    let hard = match p.get("mode").map_or("normal", |s| s.as_str()) {
+    let (default_list, default_hard) = app.default_setup();
+    let list = p.get("list").map_or(default_list.as_str(), |s| s.as_str());
+    let hard = match p
+        .get("mode")
+        .map_or(mode_name(default_hard), |s| s.as_str())
+    {
         "normal" => false,
         "hard" => true,
         other => return Err(bad(format!("mode '{other}': expected normal or hard"))),
@@ -382,27 +409,78 @@ fn setup_of<'a>(app: &'a App, p: &HashMap<String, String>) -> Result<&'a Arc<Set
     })
 }
 
-/// The history of `p`, parsed and replayed (so it is legal in the mode).
-fn history_of(setup: &Setup, p: &HashMap<String, String>) -> Result<Vec<Step>, ApiError> {
-    let text = p.get("history").map_or("", |s| s.as_str());
-    let tokens: Vec<&str> = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-        .collect();
-    let limit = MAX_HISTORY.min(setup.tree.max_guesses() as usize);
-    if tokens.len() > limit {
-        return Err(bad(format!(
-            "history of {} guesses, more than the {limit} the game allows",
-            tokens.len()
-        )));
+/// The history of `p` (`history`, or `h` as in the page's links, in any form of
+/// [`play::HISTORY_SYNTAX`], with `answer` when given), parsed and replayed (so it is
+/// legal in the mode). A refusal says which step (or share row) it is about.
+fn parse_history_of(
+    setup: &Setup,
+    p: &HashMap<String, String>,
+) -> Result<Vec<Step>, (String, Option<usize>)> {
+    let (history, h) = (p.get("history"), p.get("h"));
+    if history.is_some() && h.is_some() {
+        return Err((
+            "give the history as 'history' or 'h', not both".into(),
+            None,
+        ));
     }
-    let steps = tokens
-        .iter()
-        .map(|t| play::parse_step(&setup.game, t))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| bad(e.to_string()))?;
-    play::replay(&setup.game, &steps, setup.tree.hard()).map_err(|e| bad(e.to_string()))?;
+    let text = history.or(h).map_or("", |s| s.as_str());
+    let answer = p
+        .get("answer")
+        .map(|s| s.as_str())
+        .filter(|a| !a.trim().is_empty());
+    let steps =
+        play::parse_history(&setup.game, &[text], answer).map_err(|e| (e.to_string(), e.step()))?;
+    let limit = MAX_HISTORY.min(setup.tree.max_guesses() as usize);
+    if steps.len() > limit {
+        return Err((
+            format!(
+                "history of {} guesses, more than the {limit} the game allows",
+                steps.len()
+            ),
+            None,
+        ));
+    }
+    play::replay(&setup.game, &steps, setup.tree.hard()).map_err(|e| (e.to_string(), e.step()))?;
     Ok(steps)
+}
+
+/// [`parse_history_of`] for the routes that answer a refusal with the message only.
+fn history_of(setup: &Setup, p: &HashMap<String, String>) -> Result<Vec<Step>, ApiError> {
+    parse_history_of(setup, p).map_err(|(e, _)| bad(e))
+}
+
+/// `/api/history`: a game as typed or pasted, in the one syntax (`text` or
+/// `history`/`h`, and `answer`), as the tokens every other route takes; a refusal is
+/// `{"error", "step"}` with the 1-based step or share row it is about (or null).
+async fn history_route(State(app): State<Arc<App>>, raw: Params) -> Result<Response, ApiError> {
+    let start = Instant::now();
+    let mut p = params(&raw)?;
+    let setup = setup_of(&app, &p)?;
+    if let Some(text) = p.remove("text") {
+        if p.contains_key("history") || p.contains_key("h") {
+            return Err(bad("give the game as 'text' or 'history', not both"));
+        }
+        p.insert("history".into(), text);
+    }
+    match parse_history_of(setup, &p) {
+        Ok(steps) => {
+            let game = &setup.game;
+            let tokens: Vec<String> = steps.iter().map(|&s| play::token(game, s)).collect();
+            Ok(timed(
+                start,
+                json!({
+                    "h": tokens.join(","),
+                    "history": tokens,
+                    "found": steps.last().is_some_and(|s| s.feedback.is_all_green()),
+                }),
+            ))
+        }
+        Err((error, step)) => Ok((
+            StatusCode::BAD_REQUEST,
+            Json(json!({ "error": error, "step": step })),
+        )
+            .into_response()),
+    }
 }
 
 fn timed(start: Instant, body: Value) -> Response {
@@ -449,18 +527,26 @@ async fn lists(State(app): State<Arc<App>>) -> Response {
         .iter()
         .map(|(l, h)| {
             let s = app.setup(l, *h).expect("served");
+            let histogram = s.tree.verify(&s.game).histogram();
+            let distribution: Vec<usize> = histogram.get(1..).unwrap_or(&[]).to_vec();
             json!({
                 "list": l,
                 "mode": mode_name(*h),
+                "about": crate::players::list_about(l),
                 "answers": s.game.n_answers(),
                 "guesses": s.game.n_guesses(),
                 "opener": s.game.guesses[s.tree.root().guess.index()].to_string(),
                 "max_guesses": s.tree.max_guesses(),
+                // Answers found in 1, 2, ... guesses by the tree (index 0: 1 guess).
+                "distribution": distribution,
             })
         })
         .collect();
+    let (dl, dh) = app.default_setup();
     Json(json!({
         "served": served,
+        "default": { "list": dl, "mode": mode_name(dh) },
+        "history_syntax": play::HISTORY_SYNTAX,
         "time_limit_seconds": app.config.time_limit.as_secs_f64(),
         "max_history": MAX_HISTORY,
     }))
@@ -630,7 +716,13 @@ async fn opener(State(app): State<Arc<App>>, raw: Params) -> Result<Response, Ap
         ))
     })?;
     let root = &setup.tree.root();
-    let body = if g == root.guess {
+    let in_table = setup
+        .table
+        .as_ref()
+        .and_then(|(t, _)| t.get(word))
+        .is_some();
+    // The table has the rank; the tree's root value is used only without it.
+    let body = if g == root.guess && !in_table {
         let all: Vec<AnswerId> = game.all_answer_ids();
         let total = play::subtree_depths(game, root, &all)
             .map(|(total, _)| total)
