@@ -9,6 +9,9 @@
 //! function of the node, `simulate` builds its whole tree recursively instead of
 //! replaying each answer: the work is one guess scan per node, not per answer.
 
+pub mod metrics;
+pub mod plot;
+
 use crate::game::candidates::count_buckets;
 use crate::game::feedback::FEEDBACKS;
 use crate::game::hard::Revealed;

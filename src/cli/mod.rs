@@ -5,6 +5,7 @@
 #[macro_use]
 pub mod out;
 mod bench;
+mod metrics;
 mod next;
 mod openers;
 mod pack;
@@ -153,7 +154,14 @@ enum Command {
         /// The first guess of a heuristic player (default: the player's own choice).
         #[arg(long)]
         opener: Option<String>,
+        /// Write the guess distribution as a bar chart to FILE (.svg or .png).
+        #[arg(long, value_name = "FILE")]
+        plot: Option<PathBuf>,
     },
+    /// Each one-level metric of `rank` and each player of `simulate` against the
+    /// exact totals of the opener table: rank correlations, top-K overlaps, the
+    /// favourites' exact ranks; plots with --plot.
+    Metrics(metrics::MetricsArgs),
     /// Exact search: the tree of least total guesses from an opener, proved optimal.
     #[command(after_help = "Examples:
   wordle-tree solve --opener salet --out salet.tree --text salet.paths
@@ -452,7 +460,12 @@ fn run() -> Result<ExitCode> {
             }
             rank(&ctx, *metric, *top, format, *exact, *sort)
         }
-        Command::Simulate { strategy, opener } => simulate(&ctx, strategy, opener.as_deref()),
+        Command::Simulate {
+            strategy,
+            opener,
+            plot,
+        } => simulate(&ctx, strategy, opener.as_deref(), plot.as_deref()),
+        Command::Metrics(args) => metrics::run(&ctx, args),
         Command::Solve {
             opener,
             max_guesses,
@@ -930,7 +943,12 @@ fn rank(
     Ok(ExitCode::SUCCESS)
 }
 
-fn simulate(ctx: &Ctx, strategy: &str, opener: Option<&str>) -> Result<ExitCode> {
+fn simulate(
+    ctx: &Ctx,
+    strategy: &str,
+    opener: Option<&str>,
+    plot: Option<&Path>,
+) -> Result<ExitCode> {
     let game = ctx.game;
     let t = Instant::now();
     let table = FeedbackTable::build(game);
@@ -974,6 +992,12 @@ fn simulate(ctx: &Ctx, strategy: &str, opener: Option<&str>) -> Result<ExitCode>
             format!(" ({})", failures.join(" "))
         }
     );
+    if let Some(p) = plot {
+        let caption = format!("Guess distribution: {label}, {}", describe(game, ctx.hard));
+        let series = [(format!("total {}", sim.total()), sim.histogram())];
+        analysis::plot::depths(&caption, &series, p)?;
+        outln!("plot written to {}", p.display());
+    }
     outln!("time {:.3} s", t.elapsed().as_secs_f64());
     Ok(ExitCode::SUCCESS)
 }
