@@ -309,7 +309,7 @@ fn scatter_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> 
         marks.push((fav, FAVOURITE, format!("{} (its #1)", row.favourite.opener)));
         let left_better = matches!(m, super::Metric::Worst | super::Metric::Expected);
         let (lx, ly0) = if left_better {
-            (lo + 0.32 * (hi - lo), r.optimum as f64 + 0.02 * span)
+            (lo + 0.55 * (hi - lo), r.optimum as f64 + 0.02 * span)
         } else {
             (lo + 0.72 * (hi - lo), r.optimum as f64 + 0.42 * span)
         };
@@ -467,48 +467,43 @@ fn totals_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> D
         .map_err(text)?;
     // The optimum and each metric's favourite (metrics sharing one merged): a line up
     // from its exact total, then across to its label in the empty upper right.
-    let mut marks: Vec<(u64, String)> = vec![(
-        r.optimum,
+    let mut marks: Vec<(Option<u64>, String)> = vec![(
+        Some(r.optimum),
         format!("optimum: {} ({})", join_words(&r.best_openers), r.optimum),
     )];
     for row in &r.metrics {
-        let Some(t) = row.favourite.truth.total() else {
-            continue;
+        let t = row.favourite.truth.total();
+        let what = match (t, row.favourite.truth) {
+            (Some(t), _) => t.to_string(),
+            (None, Truth::CannotFinish) => format!("cannot finish within {}", r.max_guesses),
+            (None, _) => "not in the table".to_string(),
         };
         let name = metric_name(row.metric);
         let opener = row.favourite.opener.to_string();
-        match marks
-            .iter_mut()
-            .skip(1)
-            .find(|m| m.1.contains(&format!(": {opener} (")))
-        {
+        match marks.iter_mut().skip(1).find(|m| m.1.contains(&format!(": {opener} ("))) {
             Some(m) => m.1.insert_str(0, &format!("{name}, ")),
-            None => marks.push((t, format!("{name}: {opener} ({t})"))),
+            None => marks.push((t, format!("{name}: {opener} ({what})"))),
         }
     }
     let label_x = lo as f64 + 0.6 * (width * bins as u64) as f64;
     for (i, (t, label)) in marks.iter().enumerate() {
-        let colour = if i == 0 {
-            BLACK
-        } else {
-            SERIES[i % SERIES.len()]
-        };
-        let x = *t as f64 + width as f64 * 0.5;
+        let colour = if i == 0 { BLACK } else { SERIES[i % SERIES.len()] };
         let y = top * (0.95 - 0.08 * i as f64);
-        chart
-            .draw_series([PathElement::new(
-                vec![(x, 0.0), (x, y), (label_x, y)],
-                colour.stroke_width(2),
-            )])
-            .map_err(text)?;
+        // A favourite without an exact total has a label and no line.
+        if let Some(t) = t {
+            let x = *t as f64;
+            chart
+                .draw_series([PathElement::new(
+                    vec![(x, 0.0), (x, y), (label_x, y)],
+                    colour.stroke_width(2),
+                )])
+                .map_err(text)?;
+        }
         chart
             .draw_series([Text::new(
                 label.clone(),
                 (label_x + width as f64 * 0.5, y),
-                (FONT, 14)
-                    .into_font()
-                    .color(&colour)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
+                (FONT, 14).into_font().color(&colour).pos(Pos::new(HPos::Left, VPos::Center)),
             )])
             .map_err(text)?;
     }
