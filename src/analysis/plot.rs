@@ -480,14 +480,22 @@ fn totals_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> D
         };
         let name = metric_name(row.metric);
         let opener = row.favourite.opener.to_string();
-        match marks.iter_mut().skip(1).find(|m| m.1.contains(&format!(": {opener} ("))) {
+        match marks
+            .iter_mut()
+            .skip(1)
+            .find(|m| m.1.contains(&format!(": {opener} (")))
+        {
             Some(m) => m.1.insert_str(0, &format!("{name}, ")),
             None => marks.push((t, format!("{name}: {opener} ({what})"))),
         }
     }
     let label_x = lo as f64 + 0.6 * (width * bins as u64) as f64;
     for (i, (t, label)) in marks.iter().enumerate() {
-        let colour = if i == 0 { BLACK } else { SERIES[i % SERIES.len()] };
+        let colour = if i == 0 {
+            BLACK
+        } else {
+            SERIES[i % SERIES.len()]
+        };
         let y = top * (0.95 - 0.08 * i as f64);
         // A favourite without an exact total has a label and no line.
         if let Some(t) = t {
@@ -503,7 +511,10 @@ fn totals_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> D
             .draw_series([Text::new(
                 label.clone(),
                 (label_x + width as f64 * 0.5, y),
-                (FONT, 14).into_font().color(&colour).pos(Pos::new(HPos::Left, VPos::Center)),
+                (FONT, 14)
+                    .into_font()
+                    .color(&colour)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
             )])
             .map_err(text)?;
     }
