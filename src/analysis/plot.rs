@@ -92,14 +92,26 @@ fn format_of(path: &Path) -> Result<Format, PlotError> {
 
 type Drawn = Result<(), String>;
 
-/// A figure, drawn on any backend.
-trait Figure {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Drawn;
+/// The figures, each drawn on any backend.
+enum Plot<'a> {
+    Scatter(&'a Report),
+    Totals(&'a Report),
+    Depths(&'a str, &'a [(String, Vec<usize>)]),
+}
+
+impl Plot<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Drawn {
+        match self {
+            Plot::Scatter(r) => scatter_on(r, root),
+            Plot::Totals(r) => totals_on(r, root),
+            Plot::Depths(caption, series) => depths_on(caption, series, root),
+        }
+    }
 }
 
 /// Draws a figure of `size` and writes it to `path` (SVG or PNG by the extension),
 /// atomically.
-fn render(path: &Path, size: (u32, u32), figure: &impl Figure) -> Result<(), PlotError> {
+fn render(path: &Path, size: (u32, u32), figure: &Plot) -> Result<(), PlotError> {
     let format = format_of(path)?;
     font()?;
     let bad = |e: String| PlotError::Draw(path.into(), e);
@@ -175,15 +187,7 @@ const LABELLED: usize = 3;
 /// Every metric against the exact total, one panel per metric, plus a panel of the
 /// correlations.
 pub fn scatter(r: &Report, path: &Path) -> Result<(), PlotError> {
-    render(path, (900, 1140), &Scatter(r))
-}
-
-struct Scatter<'a>(&'a Report);
-
-impl Figure for Scatter<'_> {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Drawn {
-        scatter_on(self.0, root)
-    }
+    render(path, (900, 1140), &Plot::Scatter(r))
 }
 
 fn scatter_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> Drawn {
@@ -402,15 +406,7 @@ fn join_words(w: &[crate::game::word::Word]) -> String {
 
 /// The histogram of exact totals, each metric's favourite marked.
 pub fn totals(r: &Report, path: &Path) -> Result<(), PlotError> {
-    render(path, (900, 520), &Totals(r))
-}
-
-struct Totals<'a>(&'a Report);
-
-impl Figure for Totals<'_> {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Drawn {
-        totals_on(self.0, root)
-    }
+    render(path, (900, 520), &Plot::Totals(r))
 }
 
 fn totals_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> Drawn {
@@ -527,15 +523,7 @@ pub fn depths(
     series: &[(String, Vec<usize>)],
     path: &Path,
 ) -> Result<(), PlotError> {
-    render(path, (900, 480), &Depths(caption, series))
-}
-
-struct Depths<'a>(&'a str, &'a [(String, Vec<usize>)]);
-
-impl Figure for Depths<'_> {
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Drawn {
-        depths_on(self.0, self.1, root)
-    }
+    render(path, (900, 480), &Plot::Depths(caption, series))
 }
 
 fn depths_on<DB: DrawingBackend>(

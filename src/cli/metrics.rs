@@ -109,9 +109,13 @@ pub fn run(ctx: &Ctx, args: &MetricsArgs) -> Result<ExitCode> {
             ));
         }
         for p in &report.players {
+            let beyond = match p.over_limit {
+                0 => String::new(),
+                n => format!(", {n} beyond {}", report.max_guesses),
+            };
             series.push((
                 format!(
-                    "{} player ({}): {}",
+                    "{} player ({}): {}{beyond}",
                     metric_name(p.metric),
                     p.opener,
                     p.total

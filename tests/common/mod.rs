@@ -162,3 +162,20 @@ pub fn wrap_tree_body(hard: u8, max_guesses: u8, lists: u64, body: &[u8]) -> Vec
     out.extend_from_slice(&check.finish().to_le_bytes());
     out
 }
+
+/// Runs the binary in `dir` on the custom lists `a.txt` (answers) and `g.txt`
+/// (guesses) there: its exit code, standard output and standard error.
+pub fn run_on_lists(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = assert_cmd::Command::cargo_bin("wordle-tree")
+        .unwrap()
+        .current_dir(dir)
+        .args(["--answers", "a.txt", "--guesses", "g.txt"])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
