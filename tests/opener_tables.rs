@@ -634,17 +634,7 @@ impl Files {
     }
 
     fn run(&self, args: &[&str]) -> (i32, String, String) {
-        let out = cli()
-            .current_dir(self.dir.path())
-            .args(["--answers", "a.txt", "--guesses", "g.txt"])
-            .args(args)
-            .output()
-            .unwrap();
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        common::run_on_lists(self.dir.path(), args)
     }
 }
 
