@@ -33,8 +33,8 @@ pub fn run(ctx: &Ctx, args: &ServeArgs) -> Result<ExitCode> {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let config = Config {
         lists: vec!["wordle".into(), "nyt".into()],
-        tree_dirs: super::shipped_dirs("trees"),
-        table_dirs: super::shipped_dirs("tables"),
+        tree_dirs: super::shipped_dirs(ctx, "trees"),
+        table_dirs: super::shipped_dirs(ctx, "tables"),
         time_limit: args.time_limit,
         max_searches: args.max_searches.unwrap_or(cores).max(1),
     };

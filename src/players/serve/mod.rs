@@ -60,10 +60,12 @@ const NEXT_WORDS: usize = 100;
 pub struct Config {
     /// Shipped lists to serve; each is served in the modes whose tree is found.
     pub lists: Vec<String>,
-    /// Directories searched for `salet.<mode>.<list>.tree`, in order.
+    /// Directories searched for the shipped tree of each list and mode
+    /// ([`crate::shipped::tree_name`]), in order, before the built-in copy
+    /// ([`crate::shipped::find_tree`]); usually none.
     pub tree_dirs: Vec<PathBuf>,
-    /// Directories searched for opener tables `<list>.<mode>.csv`, in order
-    /// ([`crate::store::opener_table::find_shipped`]); none found is fine.
+    /// Directories searched for opener tables `<list>.<mode>.csv`, in order, before
+    /// the built-in copy ([`crate::shipped::find_table`]); none found is fine.
     pub table_dirs: Vec<PathBuf>,
     /// Deadline of each request's search.
     pub time_limit: Duration,
@@ -91,7 +93,7 @@ pub struct App {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    #[error("no shipped tree found for any of the lists {0:?} in {1:?}")]
+    #[error("no shipped tree for any of the lists {0:?} (looked in {1:?} and the built-in trees)")]
     NoTrees(Vec<String>, Vec<PathBuf>),
     #[error("{0}")]
     Load(String),
@@ -110,34 +112,21 @@ impl App {
     pub fn new(config: Config, stop: &'static AtomicBool) -> Result<App, ServeError> {
         let mut setups = HashMap::new();
         for list in &config.lists {
+            let game = Game::load(&ListSource::Named(list.clone()))
+                .map_err(|e| ServeError::Load(e.to_string()))?;
             for hard in [false, true] {
-                let name = format!("salet.{}.{list}.tree", mode_name(hard));
-                let Some(file) = config
-                    .tree_dirs
-                    .iter()
-                    .map(|d| d.join(&name))
-                    .find(|p| p.is_file())
+                let Some((tree, file)) =
+                    crate::shipped::find_tree(&config.tree_dirs, &game, hard)
+                        .map_err(|e| ServeError::Load(e.to_string()))?
                 else {
                     continue;
                 };
-                let game = Game::load(&ListSource::Named(list.clone()))
+                let table = crate::shipped::find_table(&config.table_dirs, &game, hard)
                     .map_err(|e| ServeError::Load(e.to_string()))?;
-                let tree = crate::tree::file::load(&file, &game)
-                    .map_err(|e| ServeError::Load(e.to_string()))?;
-                if tree.hard() != hard {
-                    return Err(ServeError::Load(format!(
-                        "{}: a {} mode tree",
-                        file.display(),
-                        mode_name(tree.hard())
-                    )));
-                }
-                let table =
-                    crate::store::opener_table::find_shipped(&config.table_dirs, &game, hard)
-                        .map_err(|e| ServeError::Load(e.to_string()))?;
                 setups.insert(
                     (list.clone(), hard),
                     Arc::new(Setup {
-                        game,
+                        game: game.clone(),
                         tree,
                         tree_file: file,
                         table,
