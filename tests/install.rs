@@ -165,7 +165,10 @@ fn a_data_directory_overrides_the_built_in_data() {
     assert!(text.contains("10 of 12972 openers solved"), "{text}");
     // No trees/ there: the built-in tree.
     let out = wt.ok(&["--data", dir, "review", "salet:BBBBB"]);
-    assert!(out.contains("<built-in>/trees/salet.normal.wordle.tree"), "{out}");
+    assert!(
+        out.contains("<built-in>/trees/salet.normal.wordle.tree"),
+        "{out}"
+    );
     // A damaged file there is refused by name, never skipped.
     std::fs::write(&file, "rank,opener\n").unwrap();
     let (code, _, err) = wt.run(&["--data", dir, "rank", "--exact"]);
@@ -177,23 +180,34 @@ fn a_data_directory_overrides_the_built_in_data() {
 fn completions_and_man_pages_are_generated() {
     let wt = installed();
     for (shell, mark) in [
-        ("bash", "_wordle-tree()"),
+        ("bash", "_wordle__tree()"),
         ("zsh", "#compdef wordle-tree"),
         ("fish", "complete -c wordle-tree"),
     ] {
         let out = wt.ok(&["completions", shell]);
-        assert!(out.contains(mark), "{shell}: {}", &out[..out.len().min(300)]);
+        assert!(
+            out.contains(mark),
+            "{shell}: {}",
+            &out[..out.len().min(300)]
+        );
         assert!(out.contains("review"), "{shell}");
     }
     let (code, _, err) = wt.run(&["completions", "tcsh"]);
     assert_eq!(code, 2, "{err}");
     let page = wt.ok(&["man"]);
-    assert!(page.starts_with(".ie") || page.contains(".TH wordle-tree"), "{page}");
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH wordle-tree"),
+        "{page}"
+    );
     assert!(page.contains("next"), "{page}");
     let dir = tempfile::tempdir().unwrap();
     let out = wt.ok(&["man", "--out", dir.path().to_str().unwrap()]);
     assert!(out.starts_with("man pages written to"), "{out}");
-    for page in ["wordle-tree.1", "wordle-tree-next.1", "wordle-tree-review.1"] {
+    for page in [
+        "wordle-tree.1",
+        "wordle-tree-next.1",
+        "wordle-tree-review.1",
+    ] {
         let text = std::fs::read_to_string(dir.path().join(page)).unwrap();
         assert!(text.contains(".TH"), "{page}");
     }
@@ -220,7 +234,10 @@ fn no_code_falls_back_to_the_source_checkout() {
         }
     }
     let mut hits = Vec::new();
-    scan(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut hits);
+    scan(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut hits,
+    );
     // A file used only by tests (src/cli/tests.rs) is scanned too, and has none.
     assert!(hits.is_empty(), "{hits:?}");
 }

@@ -479,7 +479,10 @@ fn completions(shell: clap_complete::Shell) -> Result<ExitCode> {
     use clap::CommandFactory;
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "wordle-tree", &mut script);
-    out!("{}", String::from_utf8(script).context("completion script is not UTF-8")?);
+    out!(
+        "{}",
+        String::from_utf8(script).context("completion script is not UTF-8")?
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -498,7 +501,10 @@ fn man(out: Option<&Path>) -> Result<ExitCode> {
         None => {
             let mut page = Vec::new();
             clap_mangen::Man::new(cmd).render(&mut page)?;
-            out!("{}", String::from_utf8(page).context("man page is not UTF-8")?);
+            out!(
+                "{}",
+                String::from_utf8(page).context("man page is not UTF-8")?
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

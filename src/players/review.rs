@@ -32,7 +32,7 @@
 //! itself, where regrouping would cost as much as it saves) and one solver answers
 //! every later state and every bucket of the player's guesses, which are subsets of
 //! it, sharing its transposition table; the buckets of one guess are disjoint and are
-//! solved in parallel. Measured (`bench --review`, README): solving a bucket in a
+//! solved in parallel. Measured (`bench --review`, docs/guide/commands.md): solving a bucket in a
 //! sub-game of its own instead (as `next` does off the tree) cost 0.82 s of CPU for
 //! `review crane:BBYBB silty:BBBGB quota:GGGGG` against 0.57 s shared: building ~140
 //! small tables and solvers costs more than the regrouping saves.
@@ -67,7 +67,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Openers proved best of all allowed guesses by an exhaustive `openers` run of this
-/// project: (lists, hard mode, opener). README.md, section `openers`: `openers --top 5`
+/// project: (lists, hard mode, opener). docs/guide/commands.md, section `openers`: `openers --top 5`
 /// on the wordle lists in normal mode puts `salet` first at 7920.
 pub const PROVED_OPENERS: &[(&str, bool, &str)] = &[("wordle", false, "salet")];
 

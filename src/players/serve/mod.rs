@@ -115,9 +115,8 @@ impl App {
             let game = Game::load(&ListSource::Named(list.clone()))
                 .map_err(|e| ServeError::Load(e.to_string()))?;
             for hard in [false, true] {
-                let Some((tree, file)) =
-                    crate::shipped::find_tree(&config.tree_dirs, &game, hard)
-                        .map_err(|e| ServeError::Load(e.to_string()))?
+                let Some((tree, file)) = crate::shipped::find_tree(&config.tree_dirs, &game, hard)
+                    .map_err(|e| ServeError::Load(e.to_string()))?
                 else {
                     continue;
                 };
