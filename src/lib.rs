@@ -21,6 +21,8 @@
 //! - [`jobs`]: the long jobs: depth claims ([`jobs::check`]), the fewest answers over
 //!   D over every opener ([`jobs::min_over`]), exact ranking of many openers
 //!   ([`jobs::openers`]), one opener's proof as units ([`jobs::proof`]).
+//! - [`shipped`]: the trees and opener tables built into the library (`trees/`,
+//!   `tables/`), so a next move or an opener's value needs no file.
 //! - [`players`]: histories and next-guess advice ([`players::play`]), the exact review
 //!   of a played game ([`players::review`]), the local web page and JSON API
 //!   ([`players::serve`]).
@@ -38,11 +40,34 @@
 //! guesses over all answers, and the **depth** of an answer is the guesses it needs.
 //! Arguments are always in the order (guess, answer).
 
+//!
+//! The next guess after a history, from the shipped tree built into the library
+//! ([`shipped`]), solved exactly when the history leaves the tree:
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use wordle_tree::game::{Game, ListSource};
+//! use wordle_tree::players::play::{self, Advice, Guide};
+//!
+//! let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+//! let tree = wordle_tree::shipped::tree(&game, false).unwrap().unwrap();
+//! let steps = [play::parse_step(&game, "salet:BYBBY").unwrap()];
+//! let stop = AtomicBool::new(false);
+//! let Advice::Play(m) = play::advise(&game, Guide::Tree(&tree), &steps, &stop, None).unwrap()
+//! else { unreachable!("not solved yet") };
+//! assert_eq!(game.guesses[m.guess.index()].to_string(), "tonic");
+//! assert_eq!(m.candidates.len(), 21);
+//! ```
+//!
+//! More in `examples/` (a game's review, an opener solved, a depth claim) and the
+//! user guide (`docs/guide/`).
+
 pub mod analysis;
 pub mod game;
 pub mod jobs;
 pub mod players;
 pub mod search;
+pub mod shipped;
 pub mod store;
 pub mod tree;
 

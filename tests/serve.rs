@@ -482,8 +482,8 @@ fn a_review_request_shares_one_deadline() {
 
 /// The opener API over a partial table: an opener in the table is known with a rank
 /// among the openers solved so far, never a proved rank; one not in it is unknown, and
-/// the note says how far the table has got. With no table at all (hard mode here) the
-/// note names only the tree.
+/// the note says how far the table has got. A mode the directory has no table for
+/// gets the built-in table; with no table at all (nyt2023) the note names only the tree.
 #[test]
 fn opener_values_from_a_partial_table() {
     use wordle_tree::store::opener_table::{Entry, OpenerTable};
@@ -518,7 +518,7 @@ fn opener_values_from_a_partial_table() {
     let app = Arc::new(
         App::new(
             Config {
-                lists: vec!["wordle".into()],
+                lists: vec!["wordle".into(), "nyt2023".into()],
                 default: ("wordle".into(), false),
                 tree_dirs: vec![repo.join("trees")],
                 table_dirs: vec![dir.path().to_path_buf()],
@@ -559,10 +559,17 @@ fn opener_values_from_a_partial_table() {
         assert!(note.contains("the tree is from salet"), "{v}");
         assert!(note.contains("has 40 of 12972 openers so far"), "{v}");
         assert!(note.contains("solve --opener zymic"), "{v}");
-        // No hard table in that directory: unknown, the note names only the tree.
+        // No hard table in that directory: the built-in one answers (issue 34).
         let v = ask("/api/opener?word=zymic&mode=hard".into()).await;
+        assert_eq!(v["known"], true, "{v}");
+        assert_eq!(v["source"], "wordle.hard.csv", "{v}");
+        assert_eq!(v["complete"], true, "{v}");
+        // No table anywhere (nyt2023 has none built in): unknown, the note names only
+        // the tree.
+        let v = ask("/api/opener?list=nyt2023&word=zymic".into()).await;
         assert_eq!(v["known"], false, "{v}");
         let note = v["note"].as_str().unwrap();
+        assert!(note.contains("the tree is from tarse"), "{v}");
         assert!(!note.contains("opener table"), "{v}");
     });
 }

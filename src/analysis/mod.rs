@@ -22,7 +22,8 @@ use rayon::prelude::*;
 use std::cmp::Ordering;
 
 /// The one-level metrics.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Metric {
     /// Smallest largest bucket.

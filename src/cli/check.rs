@@ -336,6 +336,7 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
         quiet: ctx.quiet,
         stop: ctx.stop,
         table: ctx.table,
+        data: ctx.data,
     };
     if args.opener.eq_ignore_ascii_case("any") {
         if args.memory.is_some() {

@@ -10,6 +10,7 @@ mod next;
 mod openers;
 mod pack;
 mod review;
+#[cfg(feature = "serve")]
 mod serve;
 
 use anyhow::{bail, Context, Result};
@@ -34,6 +35,8 @@ mod check;
 mod check_units;
 mod min_over;
 mod proof;
+#[cfg(test)]
+mod tests;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -66,6 +69,11 @@ pub struct Cli {
     /// review) instead of the shipped tables/<list>.<normal|hard>.csv.
     #[arg(long, global = true, value_name = "FILE")]
     table: Option<PathBuf>,
+    /// A directory whose trees/ and tables/ hold shipped-style files (e.g. a newer
+    /// opener table) to use instead of the built-in ones; files it lacks come from
+    /// the built-in data.
+    #[arg(long, global = true, value_name = "DIR", env = "WORDLE_TREE_DATA")]
+    data: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -109,6 +117,7 @@ enum Command {
     #[command(after_help = review::REVIEW_EXAMPLES)]
     Review(review::ReviewArgs),
     /// A local web page and JSON API for next moves and reviews.
+    #[cfg(feature = "serve")]
     #[command(after_help = serve::SERVE_EXAMPLES)]
     Serve(serve::ServeArgs),
     /// The tree's whole path to one answer.
@@ -273,6 +282,20 @@ enum Command {
         #[arg(long, default_value_t = 1, requires = "sample")]
         seed: u64,
     },
+    /// Prints a shell completion script, e.g. `wordle-tree completions bash >
+    /// ~/.local/share/bash-completion/completions/wordle-tree`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Prints the man page (roff), e.g. `wordle-tree man | man -l -`; with --out, writes
+    /// one page per command (wordle-tree.1, wordle-tree-next.1, ...) into DIR.
+    Man {
+        /// Write every command's page into this directory instead.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Exact totals of many openers (all allowed guesses by default): resumable (one
     /// result file per opener in --results) and shardable (--shard i/n).
     #[command(after_help = "Examples:
@@ -397,6 +420,11 @@ fn run() -> Result<ExitCode> {
         Err(e) => e.exit(),
     };
     LIST_GIVEN.store(cli_list_given(&args), Ordering::Relaxed);
+    match &cli.command {
+        Command::Completions { shell } => return completions(*shell),
+        Command::Man { out } => return man(out.as_deref()),
+        _ => {}
+    }
     if cli.command.json() {
         out::JSON_ERRORS.store(true, Ordering::Relaxed);
     }
@@ -444,6 +472,7 @@ fn run() -> Result<ExitCode> {
         quiet: cli.quiet || !std::io::stderr().is_terminal(),
         stop,
         table: cli.table.as_deref(),
+        data: cli.data.as_deref(),
     };
     match &cli.command {
         Command::Rank {
@@ -542,8 +571,10 @@ fn run() -> Result<ExitCode> {
         Command::Next(args) => next::next(&ctx, args),
         Command::Path(args) => next::path(&ctx, args),
         Command::Review(args) => review::run(&ctx, args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(&ctx, args),
         Command::Play(args) => next::play(&ctx, args),
+        Command::Completions { .. } | Command::Man { .. } => unreachable!("handled first"),
         Command::Openers {
             cutoff,
             top,
@@ -580,6 +611,42 @@ fn run() -> Result<ExitCode> {
     }
 }
 
+/// `completions SHELL`: the completion script on stdout.
+fn completions(shell: clap_complete::Shell) -> Result<ExitCode> {
+    use clap::CommandFactory;
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "wordle-tree", &mut script);
+    out!(
+        "{}",
+        String::from_utf8(script).context("completion script is not UTF-8")?
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `man [--out DIR]`: the top-level page on stdout, or every command's page in DIR.
+fn man(out: Option<&Path>) -> Result<ExitCode> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    match out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("{}: cannot create", dir.display()))?;
+            clap_mangen::generate_to(cmd, dir)
+                .with_context(|| format!("{}: cannot write the man pages", dir.display()))?;
+            outln!("man pages written to {}", dir.display());
+        }
+        None => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(cmd).render(&mut page)?;
+            out!(
+                "{}",
+                String::from_utf8(page).context("man page is not UTF-8")?
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 struct Ctx<'a> {
     game: &'a Game,
     hard: bool,
@@ -587,29 +654,27 @@ struct Ctx<'a> {
     stop: &'static AtomicBool,
     /// `--table FILE`: the opener table to read instead of the shipped one.
     table: Option<&'a Path>,
+    /// `--data DIR` (or `WORDLE_TREE_DATA`): looked in before the built-in data.
+    data: Option<&'a Path>,
 }
 
-/// Where shipped files (`trees`, `tables`) are looked for: `./<what>`, beside the
-/// executable (any ancestor of it), the source checkout it was built from.
-fn shipped_dirs(what: &str) -> Vec<PathBuf> {
-    let mut dirs = vec![PathBuf::from(what)];
-    if let Ok(exe) = std::env::current_exe() {
-        dirs.extend(exe.ancestors().skip(1).map(|d| d.join(what)));
-    }
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(what));
-    dirs
+/// Where shipped files (`trees`, `tables`) are looked for before the built-in copies
+/// ([`wordle_tree::shipped`]): `<--data DIR>/<what>` when given, else nowhere.
+fn shipped_dirs(ctx: &Ctx, what: &str) -> Vec<PathBuf> {
+    ctx.data.map(|d| d.join(what)).into_iter().collect()
 }
 
 /// The opener table for the lists and mode in use (at most 6 guesses): `--table
-/// FILE`, else the shipped `tables/<list>.<mode>.csv` if there is one. A table that
-/// is damaged or for other lists or rules is an error naming the file.
+/// FILE`, else `--data DIR`'s `tables/<list>.<mode>.csv`, else the built-in one if
+/// there is one. A table that is damaged or for other lists or rules is an error
+/// naming the file.
 fn opener_table(ctx: &Ctx) -> Result<Option<(OpenerTable, PathBuf)>> {
     Ok(match ctx.table {
         Some(p) => Some((
             OpenerTable::load_for(p, ctx.game, ctx.hard, wordle_tree::jobs::check::GAME_LIMIT)?,
             p.to_path_buf(),
         )),
-        None => opener_table::find_shipped(&shipped_dirs("tables"), ctx.game, ctx.hard)?,
+        None => wordle_tree::shipped::find_table(&shipped_dirs(ctx, "tables"), ctx.game, ctx.hard)?,
     })
 }
 
@@ -783,11 +848,14 @@ fn rank(
     let exact_table = if exact {
         Some(opener_table(ctx)?.with_context(|| {
             format!(
-                "no opener table for {} in {} mode: looked for {} in ./tables, beside the executable and in {}/tables; pass --table FILE or build one (`openers --exact --write-table FILE`, see README.md)",
+                "no opener table for {} in {} mode ({} is not built in{}); pass --table FILE or build one (`openers --exact --write-table FILE`, see docs/guide/tables.md)",
                 game.list_tag(),
                 mode_name(ctx.hard),
                 opener_table::shipped_name(game, ctx.hard),
-                env!("CARGO_MANIFEST_DIR")
+                match ctx.data {
+                    Some(d) => format!(" nor in {}", d.join("tables").display()),
+                    None => String::new(),
+                }
             )
         })?)
     } else {
@@ -1196,7 +1264,7 @@ pub(crate) fn seeded_sample(len: usize, n: usize, seed: u64) -> Vec<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+mod help_tests {
     use super::Cli;
     use clap::CommandFactory;
 

@@ -136,39 +136,34 @@ pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     })
 }
 
-/// The shipped tree for the lists and mode in use: `trees/` in the current directory,
-/// else beside the executable (any ancestor of it), else in the source checkout it
-/// was built from.
-fn shipped_tree(game: &Game, hard: bool) -> Result<PathBuf> {
+/// The shipped tree for the lists and mode in use: `--data DIR`'s `trees/` if it has
+/// the file, else the built-in copy ([`wordle_tree::shipped::find_tree`]); with the
+/// name it came from.
+fn shipped_tree(ctx: &Ctx) -> Result<(Tree, PathBuf)> {
+    let game = ctx.game;
     if game.name == "custom" {
         bail!("no shipped tree for custom word lists; pass --tree FILE (build one with `solve --opener WORD --out FILE`)");
     }
-    let name = wordle_tree::players::shipped_tree_name(&game.name, hard);
-    let mut dirs = vec![PathBuf::from("trees")];
-    if let Ok(exe) = std::env::current_exe() {
-        dirs.extend(exe.ancestors().skip(1).map(|d| d.join("trees")));
-    }
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("trees"));
-    dirs.iter()
-        .map(|d| d.join(&name))
-        .find(|p| p.is_file())
-        .with_context(|| {
-            format!(
-                "no shipped tree {name} in ./trees, beside the executable or in {}/trees; pass --tree FILE or rebuild it (see trees/README.md)",
-                env!("CARGO_MANIFEST_DIR")
-            )
-        })
+    let dirs = super::shipped_dirs(ctx, "trees");
+    wordle_tree::shipped::find_tree(&dirs, game, ctx.hard)?.with_context(|| {
+        format!(
+            "no shipped tree {} (built in: {}); pass --tree FILE (build one with `solve --opener WORD --out FILE`)",
+            wordle_tree::shipped::tree_name(&game.name, ctx.hard),
+            wordle_tree::shipped::tree_names()
+                .filter(|n| n.contains(".normal.") || n.contains(".hard."))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
 }
 
 /// A tree for `review` and `serve`: the file given, else the shipped one for the lists
 /// and mode, loaded as [`load_tree`] loads it; with the path it came from.
 pub(super) fn load_tree_or_shipped(ctx: &Ctx, path: Option<&Path>) -> Result<(Tree, PathBuf)> {
-    let path = match path {
-        Some(p) => p.to_path_buf(),
-        None => shipped_tree(ctx.game, ctx.hard)?,
-    };
-    let tree = load_tree(ctx, &path)?;
-    Ok((tree, path))
+    match path {
+        Some(p) => Ok((load_tree(ctx, p)?, p.to_path_buf())),
+        None => shipped_tree(ctx),
+    }
 }
 
 /// Loads and checks a tree: magic, version, body checksum, the lists' checksum, the
@@ -199,14 +194,10 @@ impl Loaded {
         let opener = opener
             .map(|o| allowed_guess(ctx.game, o, "opener"))
             .transpose()?;
-        let path = match tree {
-            Some(p) => Some(p.to_path_buf()),
+        let tree = match tree {
+            Some(p) => Some((load_tree(ctx, p)?, p.to_path_buf())),
             None if opener.is_some() || ctx.game.name == "custom" => None,
-            None => Some(shipped_tree(ctx.game, ctx.hard)?),
-        };
-        let tree = match path {
-            Some(p) => Some((load_tree(ctx, &p)?, p)),
-            None => None,
+            None => Some(shipped_tree(ctx)?),
         };
         Ok(Loaded { tree, opener })
     }

@@ -77,8 +77,8 @@ pub fn run(ctx: &Ctx, args: &ServeArgs) -> Result<ExitCode> {
     let config = Config {
         lists: SERVED_LISTS.iter().map(|l| l.to_string()).collect(),
         default: (default_list, ctx.hard),
-        tree_dirs: super::shipped_dirs("trees"),
-        table_dirs: super::shipped_dirs("tables"),
+        tree_dirs: super::shipped_dirs(ctx, "trees"),
+        table_dirs: super::shipped_dirs(ctx, "tables"),
         time_limit: args.time_limit,
         max_searches: args.max_searches.unwrap_or(cores).max(1),
     };

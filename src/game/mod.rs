@@ -12,6 +12,8 @@
 //! hard-mode history revealed ([`hard`]). Nothing here imports another layer.
 
 pub mod candidates;
+// Quoting input in messages: an internal of the library and the binary.
+#[doc(hidden)]
 pub mod echo;
 pub mod feedback;
 pub mod hard;

@@ -109,6 +109,20 @@ pub struct MinOver {
 
 /// Decides whether a tree from `opener` finds every answer within `depth` guesses
 /// (`exempt`: answers that may take up to the game's six instead).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use wordle_tree::game::{table::FeedbackTable, word::Word, Game, ListSource};
+/// use wordle_tree::jobs::check::{within, Verdict};
+///
+/// let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+/// let table = FeedbackTable::build(&game);
+/// let salet = game.guess_id(Word::parse("salet").unwrap()).unwrap();
+/// let stop = AtomicBool::new(false);
+/// // Every answer within 5 guesses from salet: proved, with a witness tree.
+/// let verdict = within(&game, &table, salet, 5, false, &[], &stop).unwrap();
+/// assert!(matches!(verdict, Verdict::Proved(ref t) if t.verify(&game).max_depth() <= 5));
+/// ```
 pub fn within(
     game: &Game,
     table: &FeedbackTable,

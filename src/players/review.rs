@@ -33,7 +33,7 @@
 //! itself, where regrouping would cost as much as it saves) and one solver answers
 //! every later state and every bucket of the player's guesses, which are subsets of
 //! it, sharing its transposition table; the buckets of one guess are disjoint and are
-//! solved in parallel. Measured (`bench --review`, README): solving a bucket in a
+//! solved in parallel. Measured (`bench --review`, docs/guide/commands.md): solving a bucket in a
 //! sub-game of its own instead (as `next` does off the tree) cost 0.82 s of CPU for
 //! `review crane:BBYBB silty:BBBGB quota:GGGGG` against 0.57 s shared: building ~140
 //! small tables and solvers costs more than the regrouping saves.
@@ -398,6 +398,25 @@ pub enum ReviewError {
 
 /// Reviews `steps` on `game`: from `tree` while the game stays on it, else solved.
 /// Without a tree, `hard` and `max_guesses` say the rules.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use wordle_tree::game::{Game, ListSource};
+/// use wordle_tree::players::{play, review};
+///
+/// let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+/// let tree = wordle_tree::shipped::tree(&game, false).unwrap().unwrap();
+/// let steps: Vec<play::Step> = ["salet:BBBBB", "courd:BBBBB", "nymph:BBBBY", "whiff:GGGGG"]
+///     .iter()
+///     .map(|t| play::parse_step(&game, t).unwrap())
+///     .collect();
+/// let options = review::Options { tree_optimal: true, ..Default::default() };
+/// let stop = AtomicBool::new(false);
+/// let r = review::review(&game, Some(&tree), false, 6, &steps, &stop, options).unwrap();
+/// // The shipped tree's own game: every step optimal, nothing lost.
+/// assert!(r.steps.iter().all(|s| s.is_optimal()));
+/// assert_eq!(r.lost().value, 0.0);
+/// ```
 pub fn review(
     game: &Game,
     tree: Option<&Tree>,

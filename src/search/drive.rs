@@ -318,6 +318,24 @@ impl Solver<'_> {
 
     /// The optimal tree from `opener` over all answers, and its cost. `progress` is
     /// called after each opener bucket with (buckets done, buckets, cost so far).
+    ///
+    /// ```
+    /// use wordle_tree::game::{table::FeedbackTable, word::Word, Game};
+    /// use wordle_tree::search::{Config, Solver};
+    ///
+    /// let words: Vec<Word> = ["cigar", "rebut", "sissy", "humph", "awake", "blush"]
+    ///     .iter()
+    ///     .map(|w| Word::parse(w).unwrap())
+    ///     .collect();
+    /// let game = Game::from_words(&words, &words);
+    /// let table = FeedbackTable::build(&game);
+    /// let solver = Solver::new(&game, &table, Config::default());
+    /// let opener = game.guess_id(words[0]).unwrap();
+    /// let (total, _tree) = solver.solve_opener(opener, &|_, _, _| {}).unwrap();
+    /// // cigar in 1; rebut, sissy and awake in 2; humph and blush share cigar's
+    /// // feedback (all gray), so one of them needs 3: 1 + 3 * 2 + 2 + 3.
+    /// assert_eq!(total, 12);
+    /// ```
     pub fn solve_opener(
         &self,
         opener: GuessId,

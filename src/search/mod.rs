@@ -72,12 +72,19 @@ mod scan;
 mod scratch;
 mod state;
 mod stats;
+// The transposition table and the search's size thresholds are internals, public
+// only for the tests that pin them (tests/tt_memory.rs, tests/solver.rs).
+#[doc(hidden)]
 pub mod tt;
 
 pub use bound::Objective;
+#[doc(hidden)]
 pub use cores::CORE_LEFT;
+#[doc(hidden)]
 pub use dominance::DOMINANCE_MIN;
+#[doc(hidden)]
 pub use expand::PRESCAN_LEFT;
+#[doc(hidden)]
 pub use scan::HARD_OWN_MIN;
 
 /// The default of [`Config::local_min`].

@@ -83,10 +83,12 @@ pub struct Config {
     pub lists: Vec<String>,
     /// The (list, hard mode) the page opens on.
     pub default: (String, bool),
-    /// Directories searched for `salet.<mode>.<list>.tree`, in order.
+    /// Directories searched for the shipped tree of each list and mode
+    /// ([`crate::shipped::tree_name`]), in order, before the built-in copy
+    /// ([`crate::shipped::find_tree`]); usually none.
     pub tree_dirs: Vec<PathBuf>,
-    /// Directories searched for opener tables `<list>.<mode>.csv`, in order
-    /// ([`crate::store::opener_table::find_shipped`]); none found is fine.
+    /// Directories searched for opener tables `<list>.<mode>.csv`, in order, before
+    /// the built-in copy ([`crate::shipped::find_table`]); none found is fine.
     pub table_dirs: Vec<PathBuf>,
     /// Deadline of each request's search.
     pub time_limit: Duration,
@@ -118,7 +120,7 @@ pub struct App {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    #[error("no shipped tree found for any of the lists {0:?} in {1:?}")]
+    #[error("no shipped tree for any of the lists {0:?} (looked in {1:?} and the built-in trees)")]
     NoTrees(Vec<String>, Vec<PathBuf>),
     #[error("{0}")]
     Load(String),
@@ -137,30 +139,16 @@ impl App {
     pub fn new(config: Config, stop: &'static AtomicBool) -> Result<App, ServeError> {
         let mut setups = HashMap::new();
         for list in &config.lists {
+            let game = Game::load(&ListSource::Named(list.clone()))
+                .map_err(|e| ServeError::Load(e.to_string()))?;
             for hard in [false, true] {
-                let name = crate::players::shipped_tree_name(list, hard);
-                let Some(file) = config
-                    .tree_dirs
-                    .iter()
-                    .map(|d| d.join(&name))
-                    .find(|p| p.is_file())
+                let Some((tree, file)) = crate::shipped::find_tree(&config.tree_dirs, &game, hard)
+                    .map_err(|e| ServeError::Load(e.to_string()))?
                 else {
                     continue;
                 };
-                let game = Game::load(&ListSource::Named(list.clone()))
+                let table = crate::shipped::find_table(&config.table_dirs, &game, hard)
                     .map_err(|e| ServeError::Load(e.to_string()))?;
-                let tree = crate::tree::file::load(&file, &game)
-                    .map_err(|e| ServeError::Load(e.to_string()))?;
-                if tree.hard() != hard {
-                    return Err(ServeError::Load(format!(
-                        "{}: a {} mode tree",
-                        file.display(),
-                        mode_name(tree.hard())
-                    )));
-                }
-                let table =
-                    crate::store::opener_table::find_shipped(&config.table_dirs, &game, hard)
-                        .map_err(|e| ServeError::Load(e.to_string()))?;
                 let all = game.all_answer_ids();
                 let total = play::subtree_depths(&game, tree.root(), &all)
                     .map(|(total, _)| total)
@@ -178,7 +166,7 @@ impl App {
                 setups.insert(
                     (list.clone(), hard),
                     Arc::new(Setup {
-                        game,
+                        game: game.clone(),
                         tree,
                         tree_file: file,
                         table,
