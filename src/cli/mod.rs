@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use wordle_tree::analysis::{self, Metric};
 use wordle_tree::game::echo::echo;
-use wordle_tree::game::table::FeedbackTable;
+use wordle_tree::game::table::{FeedbackTable, Simd};
 use wordle_tree::game::word::Word;
 use wordle_tree::game::{mode_name, AnswerId, Game, GuessId, ListSource};
 use wordle_tree::search::{Config, SolveError, Solver};
@@ -299,7 +299,15 @@ const MAX_THREADS_PER_CORE: usize = 4;
 
 /// Parses the process arguments and runs the command.
 fn run() -> Result<ExitCode> {
-    let cli = Cli::parse();
+    // The SIMD path, checked before anything else runs (a bad value is an error, never
+    // a fallback) and named by `--version`.
+    let simd = Simd::from_env().map_err(anyhow::Error::msg)?;
+    let version = format!("{} (SIMD path: {})", env!("CARGO_PKG_VERSION"), simd.name());
+    let version: &'static str = Box::leak(version.into_boxed_str()); // once per process
+    let matches = <Cli as clap::CommandFactory>::command()
+        .version(version)
+        .get_matches();
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches)?;
     if let Some(n) = cli.threads {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let most = MAX_THREADS_PER_CORE * cores;
