@@ -46,7 +46,10 @@ fn a_bad_value_is_an_error_not_a_fallback() {
         }
     }
     for value in bad {
-        for args in [&["--version"][..], &["--threads", "1", "rank", "--top", "1"][..]] {
+        for args in [
+            &["--version"][..],
+            &["--threads", "1", "rank", "--top", "1"][..],
+        ] {
             let out = run(Some(value), args);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{value}: {stderr}");
@@ -69,7 +72,14 @@ fn every_path_solves_the_same() {
     )
     .unwrap();
     let words: Vec<&str> = list.lines().collect();
-    let every = |k: usize| words.iter().step_by(k).copied().collect::<Vec<_>>().join("\n");
+    let every = |k: usize| {
+        words
+            .iter()
+            .step_by(k)
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     let answers = dir.path().join("answers.txt");
     std::fs::write(&answers, every(4)).unwrap();
     let guesses = dir.path().join("guesses.txt");
@@ -100,7 +110,11 @@ fn every_path_solves_the_same() {
                 .collect();
             assert!(outputs[0].contains("guesses expanded"), "{}", outputs[0]);
             for (path, out) in paths.iter().zip(&outputs) {
-                assert_eq!(out, &outputs[0], "{opener}, hard {hard}: {path} against {}", paths[0]);
+                assert_eq!(
+                    out, &outputs[0],
+                    "{opener}, hard {hard}: {path} against {}",
+                    paths[0]
+                );
             }
         }
     }

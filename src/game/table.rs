@@ -563,7 +563,10 @@ mod tests {
         }
         for bad in ["sse2", "avx", "avx-512", "neon", "1"] {
             let e = Simd::parse(Some(bad)).unwrap_err();
-            assert!(e.contains(SIMD_VAR) && e.contains(bad) && !e.contains('\n'), "{e}");
+            assert!(
+                e.contains(SIMD_VAR) && e.contains(bad) && !e.contains('\n'),
+                "{e}"
+            );
         }
     }
 

@@ -336,10 +336,10 @@ const SLICES: usize = FEEDBACKS.div_ceil(8);
 /// Candidates the byte-sliced kernel takes at a time, between checks of the limit.
 const CHUNK: usize = 16;
 
-/// The presence kernel without AVX-512 ([`presence_block`], [`presence_window`]):
-/// [`presence_avx512`]'s per-lane masks of the feedbacks seen, byte-sliced so that
-/// plain byte-lane loops do all the work (the compiler makes each a single 32-byte
-/// AVX2 instruction, or two SSE2 / NEON ones): slice `k` is a 32-byte vector holding
+/// The presence kernel of the portable path ([`presence_block`], [`presence_window`];
+/// [`presence_avx2`] is the same in AVX2 intrinsics): [`presence_avx512`]'s per-lane
+/// masks of the feedbacks seen, byte-sliced so that plain byte-lane loops do all the
+/// work (two SSE2 or NEON instructions each): slice `k` is a 32-byte vector holding
 /// byte `k` of every lane's 248-bit mask. A candidate sets, in every slice, the
 /// lane's bit where its slice is `k` (a compare, an AND and an OR per slice): 31
 /// vector steps per candidate, no memory written per lane (the tally writes a counter
@@ -410,10 +410,141 @@ fn presence_sliced(
     alive & want
 }
 
+/// Where a byte-sliced kernel reads its candidates' 32 feedbacks: a block of the
+/// table in place, or a window's lanes picked from each row.
+#[derive(Clone, Copy)]
+enum Rows<'a> {
+    Block {
+        table: &'a [u8],
+        g0: usize,
+        offsets: &'a [usize],
+    },
+    Window {
+        table: &'a [u8],
+        start: usize,
+        span: usize,
+        at: [u8; LANES],
+        offsets: &'a [usize],
+    },
+}
+
+impl Rows<'_> {
+    /// Candidate `j`'s 32 feedbacks.
+    #[inline(always)]
+    fn get(&self, j: usize) -> [u8; LANES] {
+        match *self {
+            Rows::Block { table, g0, offsets } => {
+                let o = offsets[j] + g0;
+                table[o..o + LANES].try_into().expect("32 feedbacks")
+            }
+            Rows::Window {
+                table,
+                start,
+                span,
+                at,
+                offsets,
+            } => {
+                let r = &table[offsets[j] + start..][..span];
+                at.map(|a| r[a as usize])
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Rows::Block { offsets, .. } | Rows::Window { offsets, .. } => offsets.len(),
+        }
+    }
+}
+
+/// [`presence_sliced`] written with AVX2 intrinsics: the compiler's own AVX2 build of
+/// the plain loops unrolled the 31 slices into 16-byte shuffles and ran 8x slower
+/// than this (`bench --full`, `solve trace` 15.0 s against 1.9 s).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn presence_avx2(
+    rows: Rows,
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    use std::arch::x86_64::*;
+    let n = rows.len();
+    let mut seen = [_mm256_setzero_si256(); SLICES];
+    let mut hi = [_mm256_setzero_si256(); CHUNK];
+    let mut bit = [_mm256_setzero_si256(); CHUNK];
+    let sevens = _mm256_set1_epi8(7);
+    let low5 = _mm256_set1_epi8(0x1f);
+    let low4 = _mm256_set1_epi8(0x0f);
+    // Byte `i` (below 8) of each half: 1 << i; `pow2[f & 7]` is the feedback's bit.
+    let pow2 = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
+        0, 0, 0, 0, 0, 0,
+    );
+    // Bits set in a nibble.
+    let pop4 = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let count = |seen: &[__m256i; SLICES]| -> [u8; LANES] {
+        let mut sum = _mm256_setzero_si256();
+        for &s in seen {
+            let low = _mm256_shuffle_epi8(pop4, _mm256_and_si256(s, low4));
+            let high = _mm256_shuffle_epi8(pop4, _mm256_and_si256(_mm256_srli_epi16::<4>(s), low4));
+            sum = _mm256_add_epi8(sum, _mm256_add_epi8(low, high));
+        }
+        let mut buckets = [0u8; LANES];
+        _mm256_storeu_si256(buckets.as_mut_ptr().cast(), sum);
+        buckets
+    };
+    let mut j = 0;
+    while j < n {
+        let m = CHUNK.min(n - j);
+        for c in 0..m {
+            let r = rows.get(j + c);
+            let f = _mm256_loadu_si256(r.as_ptr().cast());
+            hi[c] = _mm256_and_si256(_mm256_srli_epi16::<3>(f), low5);
+            bit[c] = _mm256_shuffle_epi8(pow2, _mm256_and_si256(f, sevens));
+        }
+        for (k, slice) in seen.iter_mut().enumerate() {
+            let key = _mm256_set1_epi8(k as i8);
+            let mut s = *slice;
+            for c in 0..m {
+                let hit = _mm256_cmpeq_epi8(hi[c], key);
+                s = _mm256_or_si256(s, _mm256_and_si256(hit, bit[c]));
+            }
+            *slice = s;
+        }
+        j += m;
+        if j < n && max_repeats <= j {
+            let buckets = count(&seen);
+            let done = |l: usize| j - buckets[l] as usize >= max_repeats;
+            if (0..LANES).all(|l| want >> l & 1 == 0 || done(l)) {
+                return 0; // every wanted lane has reached the limit
+            }
+        }
+    }
+    let buckets = count(&seen);
+    let green = Feedback::ALL_GREEN.0 as usize;
+    let mut last = [0u8; LANES];
+    _mm256_storeu_si256(last.as_mut_ptr().cast(), seen[green >> 3]);
+    let mut alive = 0u32;
+    for (l, split) in out.iter_mut().enumerate() {
+        let b = buckets[l] as usize;
+        alive |= ((n - b < max_repeats) as u32) << l;
+        *split = Split {
+            buckets: b,
+            sum_squares: 0,
+            is_candidate: last[l] >> (green & 7) & 1 == 1,
+        };
+    }
+    alive & want
+}
+
 /// [`AnswerMajor::block_presence`] without AVX-512: [`presence_sliced`] over the
 /// block of 32 lanes from `g0`.
-#[inline(always)]
 fn presence_block(
+    simd: Simd,
     table: &[u8],
     g0: usize,
     offsets: &[usize],
@@ -421,17 +552,21 @@ fn presence_block(
     want: u32,
     out: &mut [Split; LANES],
 ) -> u32 {
-    let row = |j: usize| -> [u8; LANES] {
-        let o = offsets[j] + g0;
-        table[o..o + LANES].try_into().expect("32 feedbacks")
-    };
-    presence_sliced(offsets.len(), row, max_repeats, want, out)
+    let rows = Rows::Block { table, g0, offsets };
+    #[cfg(target_arch = "x86_64")]
+    if simd == Simd::Avx2 {
+        // SAFETY: a table's path is one the CPU has (`AnswerMajor::with_simd`).
+        return unsafe { presence_avx2(rows, max_repeats, want, out) };
+    }
+    let _ = simd;
+    presence_sliced(offsets.len(), |j| rows.get(j), max_repeats, want, out)
 }
 
 /// [`AnswerMajor::window_presence`] without AVX-512: [`presence_sliced`] over the
 /// window's lanes, picked from each row a byte at a time.
-#[inline(always)]
+#[allow(clippy::too_many_arguments)] // a kernel's inputs, passed through
 fn presence_window(
+    simd: Simd,
     table: &[u8],
     stride: usize,
     window: &Window,
@@ -449,11 +584,20 @@ fn presence_window(
     // Lanes past the window read its first lane (their result is not wanted).
     let mut at = [0u8; LANES];
     at[..lanes.len()].copy_from_slice(lanes);
-    let row = |j: usize| -> [u8; LANES] {
-        let r = &table[offsets[j] + window.start..][..span];
-        at.map(|a| r[a as usize])
+    let rows = Rows::Window {
+        table,
+        start: window.start,
+        span,
+        at,
+        offsets,
     };
-    presence_sliced(offsets.len(), row, max_repeats, want, out)
+    #[cfg(target_arch = "x86_64")]
+    if simd == Simd::Avx2 {
+        // SAFETY: a table's path is one the CPU has (`AnswerMajor::with_simd`).
+        return unsafe { presence_avx2(rows, max_repeats, want, out) };
+    }
+    let _ = simd;
+    presence_sliced(offsets.len(), |j| rows.get(j), max_repeats, want, out)
 }
 
 /// Up to 32 lanes of a compact table read by one call of
@@ -759,6 +903,7 @@ impl AnswerMajor {
 
     /// This table on the path `simd`, which the CPU must have (the kernels' safety
     /// rests on it).
+    #[cfg(test)]
     pub(super) fn with_simd(mut self, simd: Simd) -> AnswerMajor {
         assert!(simd.available(), "the CPU lacks the {} path", simd.name());
         self.simd = simd;
@@ -882,15 +1027,7 @@ impl AnswerMajor {
             // and AVX-512 includes the kernel's features.
             return unsafe { presence_avx512(&self.bytes, g0, offsets, max_repeats, want, out) };
         }
-        let table = &self.bytes[..];
-        with_avx2!(self.simd, presence_block(
-            table: &[u8],
-            g0: usize,
-            offsets: &[usize],
-            max_repeats: usize,
-            want: u32,
-            out: &mut [Split; LANES]
-        ) -> u32)
+        presence_block(self.simd, &self.bytes, g0, offsets, max_repeats, want, out)
     }
 
     /// [`AnswerMajor::block_presence`] over the lanes of `window` (lane `l` of `out`
@@ -914,15 +1051,16 @@ impl AnswerMajor {
                 presence_window_avx512(table, stride, window, offsets, max_repeats, want, out)
             };
         }
-        with_avx2!(self.simd, presence_window(
-            table: &[u8],
-            stride: usize,
-            window: &Window,
-            offsets: &[usize],
-            max_repeats: usize,
-            want: u32,
-            out: &mut [Split; LANES]
-        ) -> u32)
+        presence_window(
+            self.simd,
+            table,
+            stride,
+            window,
+            offsets,
+            max_repeats,
+            want,
+            out,
+        )
     }
 
     /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than
