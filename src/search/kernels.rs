@@ -302,8 +302,7 @@ unsafe fn presence_window_avx512(
 ) -> u32 {
     use std::arch::x86_64::*;
     let lanes = &window.at[..window.len];
-    let span = lanes.last().map_or(0, |&a| a as usize + 1);
-    assert!(window.start + span <= stride, "a window within the rows");
+    let span = window.span(stride);
     let (mut low, mut high) = (0u64, 0u64);
     for &a in lanes {
         match a {
@@ -393,16 +392,32 @@ fn presence_sliced(
             *slice = s;
         }
         j += m;
-        if j < n && max_repeats <= j {
-            let buckets = count(&seen);
-            let done = |l: usize| j - buckets[l] as usize >= max_repeats;
-            if (0..LANES).all(|l| want >> l & 1 == 0 || done(l)) {
-                return 0; // every wanted lane has reached the limit
-            }
+        if j < n && max_repeats <= j && all_done(j, &count(&seen), max_repeats, want) {
+            return 0; // every wanted lane has reached the limit
         }
     }
-    let buckets = count(&seen);
     let green = Feedback::ALL_GREEN.0 as usize;
+    sliced_splits(n, &count(&seen), &seen[green >> 3], max_repeats, want, out)
+}
+
+/// True when every lane in `want` has reached `max_repeats` repeats after `j`
+/// candidates with `buckets` buckets each (the byte-sliced kernels' early stop).
+fn all_done(j: usize, buckets: &[u8; LANES], max_repeats: usize, want: u32) -> bool {
+    (0..LANES).all(|l| want >> l & 1 == 0 || j - buckets[l] as usize >= max_repeats)
+}
+
+/// The byte-sliced kernels' result for `n` candidates: per lane its buckets and its
+/// candidate test (all-green's bit in `last`, its slice), and the wanted lanes under
+/// the limit.
+fn sliced_splits(
+    n: usize,
+    buckets: &[u8; LANES],
+    last: &[u8; LANES],
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let green_bit = Feedback::ALL_GREEN.0 & 7;
     let mut alive = 0u32;
     for (l, split) in out.iter_mut().enumerate() {
         let b = buckets[l] as usize;
@@ -410,7 +425,7 @@ fn presence_sliced(
         *split = Split {
             buckets: b,
             sum_squares: 0,
-            is_candidate: seen[green >> 3][l] >> (green & 7) & 1 == 1,
+            is_candidate: last[l] >> green_bit & 1 == 1,
         };
     }
     alive & want
@@ -522,29 +537,14 @@ unsafe fn presence_avx2(
             *slice = s;
         }
         j += m;
-        if j < n && max_repeats <= j {
-            let buckets = count(&seen);
-            let done = |l: usize| j - buckets[l] as usize >= max_repeats;
-            if (0..LANES).all(|l| want >> l & 1 == 0 || done(l)) {
-                return 0; // every wanted lane has reached the limit
-            }
+        if j < n && max_repeats <= j && all_done(j, &count(&seen), max_repeats, want) {
+            return 0; // every wanted lane has reached the limit
         }
     }
-    let buckets = count(&seen);
     let green = Feedback::ALL_GREEN.0 as usize;
     let mut last = [0u8; LANES];
     _mm256_storeu_si256(last.as_mut_ptr().cast(), seen[green >> 3]);
-    let mut alive = 0u32;
-    for (l, split) in out.iter_mut().enumerate() {
-        let b = buckets[l] as usize;
-        alive |= ((n - b < max_repeats) as u32) << l;
-        *split = Split {
-            buckets: b,
-            sum_squares: 0,
-            is_candidate: last[l] >> (green & 7) & 1 == 1,
-        };
-    }
-    alive & want
+    sliced_splits(n, &count(&seen), &last, max_repeats, want, out)
 }
 
 /// [`AnswerMajor::block_presence`] without AVX-512: [`presence_sliced`] over the
@@ -582,8 +582,7 @@ fn presence_window(
     out: &mut [Split; LANES],
 ) -> u32 {
     let lanes = &window.at[..window.len];
-    let span = lanes.last().map_or(0, |&a| a as usize + 1);
-    assert!(window.start + span <= stride, "a window within the rows");
+    let span = window.span(stride);
     if span == 0 {
         return 0;
     }
@@ -649,6 +648,14 @@ impl Window {
             }
         }
         stop
+    }
+
+    /// Bytes from `start` to the last lane, inclusive, checked to lie within rows of
+    /// `stride` bytes.
+    fn span(&self, stride: usize) -> usize {
+        let span = self.at[..self.len].last().map_or(0, |&a| a as usize + 1);
+        assert!(self.start + span <= stride, "a window within the rows");
+        span
     }
 
     /// The table lane of the window's `l`-th lane.
