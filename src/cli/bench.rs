@@ -266,6 +266,10 @@ pub(super) fn review(
 
 pub(super) fn run(ctx: &Ctx, full: bool) -> Result<ExitCode> {
     let game = ctx.game;
+    outln!(
+        "SIMD path: {} (WORDLE_TREE_SIMD)",
+        wordle_tree::game::table::Simd::current().name()
+    );
     let time = |f: &mut dyn FnMut()| {
         let t = Instant::now();
         f();

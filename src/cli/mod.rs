@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use wordle_tree::analysis::{self, Metric};
 use wordle_tree::game::echo::echo;
-use wordle_tree::game::table::FeedbackTable;
+use wordle_tree::game::table::{FeedbackTable, Simd};
 use wordle_tree::game::word::Word;
 use wordle_tree::game::{mode_name, AnswerId, Game, GuessId, ListSource};
 use wordle_tree::search::{Config, SolveError, Solver};
@@ -231,6 +231,8 @@ enum Command {
     /// into one checked file; `--merge`, `--write-table` and `--results` read it in place.
     Pack(pack::PackArgs),
     /// Writes a pack's files into a directory, to resume the run there.
+    #[command(after_help = "Example:
+  wordle-tree unpack proofs/min-over4.pack runs/min-over4   (then rerun the sweep on runs/min-over4)")]
     Unpack(pack::UnpackArgs),
     /// Writes a stored tree as text.
     #[command(after_help = "Examples:
@@ -284,6 +286,10 @@ enum Command {
     },
     /// Prints a shell completion script, e.g. `wordle-tree completions bash >
     /// ~/.local/share/bash-completion/completions/wordle-tree`.
+    #[command(after_help = "Examples:
+  wordle-tree completions bash > ~/.local/share/bash-completion/completions/wordle-tree
+  wordle-tree completions zsh > ~/.zfunc/_wordle-tree
+  wordle-tree completions fish > ~/.config/fish/completions/wordle-tree.fish")]
     Completions {
         /// The shell: bash, zsh, fish, elvish or powershell.
         #[arg(value_enum)]
@@ -291,6 +297,9 @@ enum Command {
     },
     /// Prints the man page (roff), e.g. `wordle-tree man | man -l -`; with --out, writes
     /// one page per command (wordle-tree.1, wordle-tree-next.1, ...) into DIR.
+    #[command(after_help = "Examples:
+  wordle-tree man | man -l -
+  wordle-tree man --out ~/.local/share/man/man1")]
     Man {
         /// Write every command's page into this directory instead.
         #[arg(long, value_name = "DIR")]
@@ -403,8 +412,17 @@ const MAX_THREADS_PER_CORE: usize = 4;
 
 /// Parses the process arguments and runs the command.
 fn run() -> Result<ExitCode> {
+    // The SIMD path, checked before anything else runs (a bad value is an error, never
+    // a fallback) and named by `--version`.
+    let simd = Simd::from_env().map_err(anyhow::Error::msg)?;
+    let version = format!("{} (SIMD path: {})", env!("CARGO_PKG_VERSION"), simd.name());
+    let version: &'static str = Box::leak(version.into_boxed_str()); // once per process
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let cli = match Cli::try_parse_from(&args) {
+    let parsed = <Cli as clap::CommandFactory>::command()
+        .version(version)
+        .try_get_matches_from(&args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         // Under JSON output a usage error is JSON too (help and --version are not errors).
         Err(e) if out::args_ask_json(&args) && e.use_stderr() => {

@@ -36,10 +36,125 @@ use crate::game::feedback::Feedback;
 use crate::game::word::Word;
 use crate::game::{AnswerId, Game, GuessId};
 use rayon::prelude::*;
+use std::sync::{Arc, OnceLock};
 
 pub struct FeedbackTable {
     n_answers: usize,
     data: Vec<u8>,
+    /// The answer-major copy, built once on first use and shared by every solver of
+    /// this table ([`FeedbackTable::shared_answer_major`]).
+    major: OnceLock<Arc<Vec<u8>>>,
+}
+
+/// The vector instruction set the kernels use (the table build here and the search's
+/// scan kernels), chosen once per process by `WORDLE_TREE_SIMD` ([`Simd::from_env`]).
+/// Every path computes the same values (tested against scalar references), so only
+/// the speed differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Simd {
+    /// AVX-512 F, BW, VBMI, VBMI2 and VPOPCNTDQ (x86_64).
+    Avx512,
+    /// AVX2 (x86_64).
+    Avx2,
+    /// Plain Rust, vectorised by the compiler for the target's baseline (SSE2 on
+    /// x86_64, NEON on aarch64).
+    Portable,
+}
+
+/// The environment variable that forces a [`Simd`] path.
+pub const SIMD_VAR: &str = "WORDLE_TREE_SIMD";
+
+impl Simd {
+    pub const ALL: [Simd; 3] = [Simd::Avx512, Simd::Avx2, Simd::Portable];
+
+    /// The name `WORDLE_TREE_SIMD` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Simd::Avx512 => "avx512",
+            Simd::Avx2 => "avx2",
+            Simd::Portable => "portable",
+        }
+    }
+
+    /// Whether this CPU runs the path.
+    pub fn available(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            match self {
+                Simd::Avx512 => {
+                    has!("avx512f")
+                        && has!("avx512bw")
+                        && has!("avx512vbmi")
+                        && has!("avx512vbmi2")
+                        && has!("avx512vpopcntdq")
+                        && has!("avx2")
+                }
+                Simd::Avx2 => has!("avx2"),
+                Simd::Portable => true,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self == Simd::Portable
+        }
+    }
+
+    /// The fastest path this CPU runs.
+    pub fn best() -> Simd {
+        Simd::ALL
+            .into_iter()
+            .find(|s| s.available())
+            .unwrap_or(Simd::Portable)
+    }
+
+    /// The path `value` (of `WORDLE_TREE_SIMD`; unset or empty is `auto`) asks for,
+    /// or a one-line error for an unknown name or a path this CPU lacks.
+    pub fn parse(value: Option<&str>) -> Result<Simd, String> {
+        let value = value.unwrap_or("auto").trim();
+        let simd = match value.to_ascii_lowercase().as_str() {
+            "" | "auto" => return Ok(Simd::best()),
+            "avx512" => Simd::Avx512,
+            "avx2" => Simd::Avx2,
+            "portable" => Simd::Portable,
+            _ => {
+                return Err(format!(
+                    "{SIMD_VAR}={value:?} is not a SIMD path: use auto, avx512, avx2 or portable"
+                ))
+            }
+        };
+        if !simd.available() {
+            return Err(format!(
+                "{SIMD_VAR}={value}: this CPU lacks the instructions of that path (it runs: {})",
+                Simd::ALL
+                    .iter()
+                    .filter(|s| s.available())
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        Ok(simd)
+    }
+
+    /// The path the environment asks for ([`Simd::parse`] of `WORDLE_TREE_SIMD`).
+    pub fn from_env() -> Result<Simd, String> {
+        match std::env::var(SIMD_VAR) {
+            Ok(v) => Simd::parse(Some(&v)),
+            Err(std::env::VarError::NotPresent) => Simd::parse(None),
+            Err(std::env::VarError::NotUnicode(_)) => Err(format!(
+                "{SIMD_VAR} is not valid UTF-8: use auto, avx512, avx2 or portable"
+            )),
+        }
+    }
+
+    /// The process's path: [`Simd::from_env`], read once. The binary checks the
+    /// variable first and exits with its error; a library user with a bad value
+    /// gets a panic with the same message, never a silent fallback.
+    pub fn current() -> Simd {
+        static CURRENT: OnceLock<Simd> = OnceLock::new();
+        *CURRENT.get_or_init(|| Simd::from_env().unwrap_or_else(|e| panic!("{e}")))
+    }
 }
 
 /// Answers per block: one AVX2 register of `u8` lanes.
@@ -170,13 +285,14 @@ unsafe fn fill_row_avx2<const REPEATS: bool>(shape: &GuessShape, cols: &Columns,
     fill_row_generic::<REPEATS>(shape, cols, row)
 }
 
-/// Fills `row` for `guess`, with the widest vector unit available.
+/// Fills `row` for `guess`, with the process's vector unit ([`Simd::current`]).
 fn fill_row(guess: Word, cols: &Columns, row: &mut [u8]) {
     let shape = GuessShape::new(guess);
     let repeats = guess.has_repeats();
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU supports AVX2 (checked just above).
+    if Simd::current() != Simd::Portable {
+        // SAFETY: the AVX-512 and AVX2 paths are chosen only where the CPU has AVX2
+        // (`Simd::available`).
         unsafe {
             if repeats {
                 fill_row_avx2::<true>(&shape, cols, row)
@@ -217,7 +333,11 @@ impl FeedbackTable {
                 .enumerate()
                 .all(|(a, &ans)| data[g * n + a] == Feedback::compute(w, ans).0)
         }));
-        FeedbackTable { n_answers: n, data }
+        FeedbackTable {
+            n_answers: n,
+            data,
+            major: OnceLock::new(),
+        }
     }
 
     #[inline]
@@ -248,6 +368,8 @@ impl FeedbackTable {
     /// (`wordle-tree bench`, "solver setup"; the previous scalar loop took 27-39 ms,
     /// a quarter of `check --max-guesses 5`). Band shapes from 16 to 1168 answers
     /// measured the same.
+    ///
+    /// Every solver reads the one copy [`FeedbackTable::shared_answer_major`] keeps.
     pub fn answer_major(&self) -> Vec<u8> {
         let n_answers = self.n_answers;
         let n_guesses = self.n_guesses();
@@ -286,6 +408,17 @@ impl FeedbackTable {
                 }
             });
         out
+    }
+}
+
+impl FeedbackTable {
+    /// The answer-major copy ([`FeedbackTable::answer_major`]), built on first use and
+    /// then shared: every solver of this table holds the same read-only bytes (30 MB
+    /// for the original lists, 168 MB for `wordle-all`), not a copy each.
+    pub fn shared_answer_major(&self) -> Arc<Vec<u8>> {
+        self.major
+            .get_or_init(|| Arc::new(self.answer_major()))
+            .clone()
     }
 }
 
@@ -337,6 +470,7 @@ fn transpose_tile(
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline.
         let mut r = [unsafe { _mm_setzero_si128() }; TILE];
         for (i, reg) in r.iter_mut().enumerate() {
             let start = (g0 + i) * n_answers + a0;
@@ -410,6 +544,32 @@ mod tests {
         }
     }
 
+    /// `WORDLE_TREE_SIMD`: `auto` (or unset, or empty) is the best path the CPU has;
+    /// a named path the CPU has is taken as asked; an unknown name, or a path the CPU
+    /// lacks, is a one-line error naming the variable.
+    #[test]
+    fn the_switch_parses_or_refuses() {
+        let best = Simd::best();
+        assert!(best.available() && Simd::Portable.available());
+        for auto in [None, Some("auto"), Some(""), Some(" AUTO ")] {
+            assert_eq!(Simd::parse(auto), Ok(best));
+        }
+        for simd in Simd::ALL {
+            let got = Simd::parse(Some(simd.name()));
+            match simd.available() {
+                true => assert_eq!(got, Ok(simd)),
+                false => assert!(got.unwrap_err().contains("lacks")),
+            }
+        }
+        for bad in ["sse2", "avx", "avx-512", "neon", "1"] {
+            let e = Simd::parse(Some(bad)).unwrap_err();
+            assert!(
+                e.contains(SIMD_VAR) && e.contains(bad) && !e.contains('\n'),
+                "{e}"
+            );
+        }
+    }
+
     /// The answer-major copy against the definition, on sizes with ragged edges in
     /// both directions (and smaller than one tile).
     #[test]
@@ -418,7 +578,11 @@ mod tests {
             let data: Vec<u8> = (0..n_answers * n_guesses)
                 .map(|k: usize| (k.wrapping_mul(2654435761) >> 7) as u8)
                 .collect();
-            let table = FeedbackTable { n_answers, data };
+            let table = FeedbackTable {
+                n_answers,
+                data,
+                major: OnceLock::new(),
+            };
             let out = table.answer_major();
             for g in 0..n_guesses {
                 for a in 0..n_answers {

@@ -1,19 +1,35 @@
 //! Scan kernels: how guesses split a state, read from the answer-major copy of the
-//! feedback table ([`AnswerMajor`]), which this module owns. One guess at a time with
-//! early rejection ([`AnswerMajor::bound_scan`]), or 32 guesses at a time: by pairwise
-//! comparison of the candidates' rows for small states ([`AnswerMajor::block_scan`]),
-//! a sieve that drops guesses as their repeats reach a limit
-//! ([`AnswerMajor::block_sieve`]), per-lane masks of the feedbacks seen held in
-//! AVX-512 registers ([`AnswerMajor::block_presence`], where the CPU has it) and
-//! per-lane bucket counts for large states ([`AnswerMajor::block_tally`]). Hard
-//! mode's bucket pre-scans read only the lanes their bucket may play, up to 32 picked
-//! from 128 lanes of the parent's table by byte permutes ([`AnswerMajor::window_presence`]
-//! over a [`Window`]; AVX-512 VBMI). The block kernels stop once every lane the caller
-//! wants (a mask) has reached its repeat limit, and report the others dropped. The lane
-//! kernels are compiled twice, plain and for AVX2, and picked at run time; the
-//! presence kernel is AVX-512 only (without it the sieve and the tally take its
-//! states, as before). Hard mode's compact tables are packed from a wider table's
-//! rows by a byte compress where the CPU has AVX-512 VBMI2 ([`Local::build_masked`]).
+//! feedback table ([`AnswerMajor`]), which this module owns (the full table's copy is
+//! built once per [`FeedbackTable`] and shared by every solver through an `Arc`). One
+//! guess at a time with early rejection ([`AnswerMajor::bound_scan`]), or 32 guesses
+//! at a time: by pairwise comparison of the candidates' rows for small states
+//! ([`AnswerMajor::block_scan`]), per-lane masks of the feedbacks seen for states of
+//! up to 255 candidates ([`AnswerMajor::block_presence`]) and per-lane bucket counts
+//! above ([`AnswerMajor::block_tally`]). Hard mode's bucket pre-scans read only the
+//! lanes their bucket may play, up to 32 picked from 128 lanes of the parent's table
+//! ([`AnswerMajor::window_presence`] over a [`Window`]), and hard mode's compact
+//! tables are packed from a wider table's rows ([`Local::build_masked`]). The block
+//! kernels stop once every lane the caller wants (a mask) has reached its repeat
+//! limit, and report the others dropped.
+//!
+//! SIMD paths ([`Simd`], forced by `WORDLE_TREE_SIMD`, one per table): every path runs
+//! the same kernels with the same results, so the search visits the same states on
+//! every machine (`bench --full` counts identical). AVX-512: the presence masks in
+//! sixteen 512-bit registers (a rotate and masked ORs per feedback, popcounts), the
+//! windows picked by byte permutes (VBMI), the rows packed by a byte compress
+//! (VBMI2). AVX2 and portable: one plain-Rust body each ([`presence_sliced`]),
+//! compiled for AVX2 or for the target's baseline (SSE2, NEON): AVX2 has no 64-bit
+//! popcount, masked OR or byte permute across 128 bits, so the masks are byte-sliced
+//! (a vector per byte of the mask, a compare, an AND and an OR per slice and
+//! candidate) and the windows and packs go a byte at a time. The lane loops of the
+//! other kernels are plain Rust too, compiled for AVX2 on the AVX-512 and AVX2 paths.
+//! Measured (one thread, a loaded 2-core AVX-512 machine, the other paths forced;
+//! NYT, 20 seeded openers, `openers --exact`, mean CPU-s per opener, normal / hard):
+//! avx512 0.87 / 1.85; avx2 1.31 / 2.31 (3.16 / 4.09 with the old sieve and tally);
+//! portable 2.11 / 3.20 (3.28 / 4.12). The byte-sliced loops compiled for AVX2 by the
+//! compiler ran `solve trace` in 15.0 s against 1.1 s in intrinsics, hence
+//! [`presence_avx2`]. Hard mode's windows and packs a byte at a time are the AVX2
+//! path's remaining gap. Commands and the rest: docs/guide/performance.md.
 //!
 //! Invariants: every kernel reports the same split as the scalar scan for the guesses
 //! it keeps, keeps exactly the guesses the scalar scan keeps under the same repeat
@@ -27,22 +43,24 @@
 
 use crate::game::candidates::{canonical_labels, Labels};
 use crate::game::feedback::{Feedback, FEEDBACKS};
-use crate::game::table::FeedbackTable;
+use crate::game::table::{FeedbackTable, Simd};
 use crate::game::{AnswerId, GuessId};
+use std::sync::Arc;
 
 /// Calls the lane kernel `$kernel` with `$arg`s (of types `$ty`), compiled for AVX2
-/// when the CPU has it (the lane loops become 32-byte vector instructions), else as
-/// built. Expands to the enclosing function's result.
+/// on the AVX-512 and AVX2 paths (the lane loops become 32-byte vector instructions),
+/// else as built (the portable path). Expands to the enclosing function's result.
 macro_rules! with_avx2 {
-    ($kernel:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {{
+    ($simd:expr, $kernel:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {{
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2")]
         unsafe fn avx2($($arg: $ty),*) -> $ret {
             $kernel($($arg),*)
         }
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
+        if $simd != Simd::Portable {
+            // SAFETY: a table's path is one the CPU has (`AnswerMajor::with_simd`),
+            // and the AVX-512 and AVX2 paths both include AVX2 (`Simd::available`).
             return unsafe { avx2($($arg),*) };
         }
         $kernel($($arg),*)
@@ -90,57 +108,6 @@ fn block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split;
             is_candidate: green[l] != 0,
         };
     }
-}
-
-/// The body of [`AnswerMajor::block_sieve`] over the answer-major copy `table`.
-#[inline(always)]
-#[allow(clippy::needless_range_loop)] // lane loops: one vector instruction each
-fn sieve(
-    table: &[u8],
-    g0: usize,
-    offsets: &[usize],
-    max_repeats: usize,
-    want: u32,
-    rows: &mut Vec<[u8; LANES]>,
-    out: &mut [Split; LANES],
-) -> u32 {
-    let n = offsets.len();
-    debug_assert!(n <= SIEVE_MAX_N);
-    rows.clear();
-    let (mut repeats, mut green) = ([0u8; LANES], [0u8; LANES]);
-    let mut pairs = [0u16; LANES];
-    let limit = max_repeats.min(255) as u8;
-    for (j, &o) in offsets.iter().enumerate() {
-        let row: [u8; LANES] = table[o + g0..o + g0 + LANES]
-            .try_into()
-            .expect("32 feedbacks");
-        // Earlier candidates with the same feedback (fewer than 255).
-        let mut equal = [0u8; LANES];
-        for earlier in rows.iter() {
-            for l in 0..LANES {
-                equal[l] += (row[l] == earlier[l]) as u8;
-            }
-        }
-        for l in 0..LANES {
-            repeats[l] += (equal[l] != 0) as u8;
-            pairs[l] += equal[l] as u16;
-            green[l] |= (row[l] == Feedback::ALL_GREEN.0) as u8;
-        }
-        rows.push(row);
-        if j % 4 == 3 && (0..LANES).all(|l| want >> l & 1 == 0 || repeats[l] >= limit) {
-            return 0;
-        }
-    }
-    let mut alive = 0u32;
-    for l in 0..LANES {
-        alive |= ((repeats[l] < limit) as u32) << l;
-        out[l] = Split {
-            buckets: n - repeats[l] as usize,
-            sum_squares: n as u64 + 2 * pairs[l] as u64,
-            is_candidate: green[l] != 0,
-        };
-    }
-    alive & want
 }
 
 /// The body of [`AnswerMajor::block_tally`]: per-lane bucket counts (`tally[lane][feedback]`,
@@ -335,8 +302,7 @@ unsafe fn presence_window_avx512(
 ) -> u32 {
     use std::arch::x86_64::*;
     let lanes = &window.at[..window.len];
-    let span = lanes.last().map_or(0, |&a| a as usize + 1);
-    assert!(window.start + span <= stride, "a window within the rows");
+    let span = window.span(stride);
     let (mut low, mut high) = (0u64, 0u64);
     for &a in lanes {
         match a {
@@ -355,12 +321,288 @@ unsafe fn presence_window_avx512(
     presence_loop!(offsets, max_repeats, want, out, |o| {
         let row = &table[o + window.start..o + window.start + span];
         // SAFETY: only the bytes of the window's lanes are read (a masked load never
-        // faults on the others), and they lie within `row`.
+        // faults on the others), and they lie within `row`. The high half is loaded
+        // only when a lane lies in it: then the row is longer than 64 bytes, so
+        // `p.add(64)` stays within it.
         let p = row.as_ptr();
         let a = _mm512_maskz_loadu_epi8(low, p.cast());
-        let b = _mm512_maskz_loadu_epi8(high, p.add(64).cast());
+        let b = match high {
+            0 => _mm512_setzero_si512(),
+            _ => _mm512_maskz_loadu_epi8(high, p.add(64).cast()),
+        };
         idx.map(|i| _mm512_maskz_permutex2var_epi8(bytes, a, i, b))
     })
+}
+
+/// Slices of the byte-sliced presence masks: feedback `f` is bit `f & 7` of slice
+/// `f >> 3` (243 feedbacks, 31 slices; all-green, 242, is bit 2 of slice 30).
+const SLICES: usize = FEEDBACKS.div_ceil(8);
+
+/// Candidates the byte-sliced kernel takes at a time, between checks of the limit.
+const CHUNK: usize = 16;
+
+/// The presence kernel of the portable path ([`presence_block`], [`presence_window`];
+/// [`presence_avx2`] is the same in AVX2 intrinsics): [`presence_avx512`]'s per-lane
+/// masks of the feedbacks seen, byte-sliced so that plain byte-lane loops do all the
+/// work (two SSE2 or NEON instructions each): slice `k` is a 32-byte vector holding
+/// byte `k` of every lane's 248-bit mask. A candidate sets, in every slice, the
+/// lane's bit where its slice is `k` (a compare, an AND and an OR per slice): 31
+/// vector steps per candidate, no memory written per lane (the tally writes a counter
+/// per lane and candidate). The candidates come 16 at a time (their slices and bits
+/// first, then each slice once over all 16, held in a register), and the limit is
+/// checked after each 16. `row(j)` gives candidate `j`'s 32 feedbacks.
+#[inline(always)]
+fn presence_sliced(
+    n: usize,
+    row: impl Fn(usize) -> [u8; LANES],
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let mut seen = [[0u8; LANES]; SLICES];
+    let mut hi = [[0u8; LANES]; CHUNK];
+    let mut bit = [[0u8; LANES]; CHUNK];
+    let count = |seen: &[[u8; LANES]; SLICES]| -> [u8; LANES] {
+        // At most 243 bits per lane: a byte holds the count.
+        let mut buckets = [0u8; LANES];
+        for slice in seen {
+            for (b, s) in buckets.iter_mut().zip(slice) {
+                *b += s.count_ones() as u8;
+            }
+        }
+        buckets
+    };
+    let mut j = 0;
+    while j < n {
+        let m = CHUNK.min(n - j);
+        for c in 0..m {
+            let r = row(j + c);
+            for ((h, b), f) in hi[c].iter_mut().zip(&mut bit[c]).zip(r) {
+                *h = f >> 3;
+                *b = 1 << (f & 7);
+            }
+        }
+        for (k, slice) in seen.iter_mut().enumerate() {
+            let mut s = *slice;
+            for (h, b) in hi[..m].iter().zip(&bit[..m]) {
+                for ((s, &h), &b) in s.iter_mut().zip(h).zip(b) {
+                    *s |= ((h == k as u8) as u8).wrapping_neg() & b;
+                }
+            }
+            *slice = s;
+        }
+        j += m;
+        if j < n && max_repeats <= j && all_done(j, &count(&seen), max_repeats, want) {
+            return 0; // every wanted lane has reached the limit
+        }
+    }
+    let green = Feedback::ALL_GREEN.0 as usize;
+    sliced_splits(n, &count(&seen), &seen[green >> 3], max_repeats, want, out)
+}
+
+/// True when every lane in `want` has reached `max_repeats` repeats after `j`
+/// candidates with `buckets` buckets each (the byte-sliced kernels' early stop).
+fn all_done(j: usize, buckets: &[u8; LANES], max_repeats: usize, want: u32) -> bool {
+    (0..LANES).all(|l| want >> l & 1 == 0 || j - buckets[l] as usize >= max_repeats)
+}
+
+/// The byte-sliced kernels' result for `n` candidates: per lane its buckets and its
+/// candidate test (all-green's bit in `last`, its slice), and the wanted lanes under
+/// the limit.
+fn sliced_splits(
+    n: usize,
+    buckets: &[u8; LANES],
+    last: &[u8; LANES],
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let green_bit = Feedback::ALL_GREEN.0 & 7;
+    let mut alive = 0u32;
+    for (l, split) in out.iter_mut().enumerate() {
+        let b = buckets[l] as usize;
+        alive |= ((n - b < max_repeats) as u32) << l;
+        *split = Split {
+            buckets: b,
+            sum_squares: 0,
+            is_candidate: last[l] >> green_bit & 1 == 1,
+        };
+    }
+    alive & want
+}
+
+/// Where a byte-sliced kernel reads its candidates' 32 feedbacks: a block of the
+/// table in place, or a window's lanes picked from each row.
+#[derive(Clone, Copy)]
+enum Rows<'a> {
+    Block {
+        table: &'a [u8],
+        g0: usize,
+        offsets: &'a [usize],
+    },
+    Window {
+        table: &'a [u8],
+        start: usize,
+        span: usize,
+        at: [u8; LANES],
+        offsets: &'a [usize],
+    },
+}
+
+impl Rows<'_> {
+    /// Candidate `j`'s 32 feedbacks.
+    #[inline(always)]
+    fn get(&self, j: usize) -> [u8; LANES] {
+        match *self {
+            Rows::Block { table, g0, offsets } => {
+                let o = offsets[j] + g0;
+                table[o..o + LANES].try_into().expect("32 feedbacks")
+            }
+            Rows::Window {
+                table,
+                start,
+                span,
+                at,
+                offsets,
+            } => {
+                let r = &table[offsets[j] + start..][..span];
+                at.map(|a| r[a as usize])
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Rows::Block { offsets, .. } | Rows::Window { offsets, .. } => offsets.len(),
+        }
+    }
+}
+
+/// [`presence_sliced`] written with AVX2 intrinsics: the compiler's own AVX2 build of
+/// the plain loops unrolled the 31 slices into 16-byte shuffles and ran 8x slower
+/// than this (`bench --full`, `solve trace` 15.0 s against 1.9 s).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn presence_avx2(
+    rows: Rows,
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    use std::arch::x86_64::*;
+    let n = rows.len();
+    let mut seen = [_mm256_setzero_si256(); SLICES];
+    let mut hi = [_mm256_setzero_si256(); CHUNK];
+    let mut bit = [_mm256_setzero_si256(); CHUNK];
+    let sevens = _mm256_set1_epi8(7);
+    let low5 = _mm256_set1_epi8(0x1f);
+    let low4 = _mm256_set1_epi8(0x0f);
+    // Byte `i` (below 8) of each half: 1 << i; `pow2[f & 7]` is the feedback's bit.
+    let pow2 = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
+        0, 0, 0, 0, 0, 0,
+    );
+    // Bits set in a nibble.
+    let pop4 = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let count = |seen: &[__m256i; SLICES]| -> [u8; LANES] {
+        let mut sum = _mm256_setzero_si256();
+        for &s in seen {
+            let low = _mm256_shuffle_epi8(pop4, _mm256_and_si256(s, low4));
+            let high = _mm256_shuffle_epi8(pop4, _mm256_and_si256(_mm256_srli_epi16::<4>(s), low4));
+            sum = _mm256_add_epi8(sum, _mm256_add_epi8(low, high));
+        }
+        let mut buckets = [0u8; LANES];
+        _mm256_storeu_si256(buckets.as_mut_ptr().cast(), sum);
+        buckets
+    };
+    let mut j = 0;
+    while j < n {
+        let m = CHUNK.min(n - j);
+        for c in 0..m {
+            let r = rows.get(j + c);
+            let f = _mm256_loadu_si256(r.as_ptr().cast());
+            hi[c] = _mm256_and_si256(_mm256_srli_epi16::<3>(f), low5);
+            bit[c] = _mm256_shuffle_epi8(pow2, _mm256_and_si256(f, sevens));
+        }
+        for (k, slice) in seen.iter_mut().enumerate() {
+            let key = _mm256_set1_epi8(k as i8);
+            let mut s = *slice;
+            for c in 0..m {
+                let hit = _mm256_cmpeq_epi8(hi[c], key);
+                s = _mm256_or_si256(s, _mm256_and_si256(hit, bit[c]));
+            }
+            *slice = s;
+        }
+        j += m;
+        if j < n && max_repeats <= j && all_done(j, &count(&seen), max_repeats, want) {
+            return 0; // every wanted lane has reached the limit
+        }
+    }
+    let green = Feedback::ALL_GREEN.0 as usize;
+    let mut last = [0u8; LANES];
+    _mm256_storeu_si256(last.as_mut_ptr().cast(), seen[green >> 3]);
+    sliced_splits(n, &count(&seen), &last, max_repeats, want, out)
+}
+
+/// [`AnswerMajor::block_presence`] without AVX-512: [`presence_sliced`] over the
+/// block of 32 lanes from `g0`.
+fn presence_block(
+    simd: Simd,
+    table: &[u8],
+    g0: usize,
+    offsets: &[usize],
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let rows = Rows::Block { table, g0, offsets };
+    #[cfg(target_arch = "x86_64")]
+    if simd == Simd::Avx2 {
+        // SAFETY: a table's path is one the CPU has (`AnswerMajor::with_simd`).
+        return unsafe { presence_avx2(rows, max_repeats, want, out) };
+    }
+    let _ = simd;
+    presence_sliced(offsets.len(), |j| rows.get(j), max_repeats, want, out)
+}
+
+/// [`AnswerMajor::window_presence`] without AVX-512: [`presence_sliced`] over the
+/// window's lanes, picked from each row a byte at a time.
+#[allow(clippy::too_many_arguments)] // a kernel's inputs, passed through
+fn presence_window(
+    simd: Simd,
+    table: &[u8],
+    stride: usize,
+    window: &Window,
+    offsets: &[usize],
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let lanes = &window.at[..window.len];
+    let span = window.span(stride);
+    if span == 0 {
+        return 0;
+    }
+    // Lanes past the window read its first lane (their result is not wanted).
+    let mut at = [0u8; LANES];
+    at[..lanes.len()].copy_from_slice(lanes);
+    let rows = Rows::Window {
+        table,
+        start: window.start,
+        span,
+        at,
+        offsets,
+    };
+    #[cfg(target_arch = "x86_64")]
+    if simd == Simd::Avx2 {
+        // SAFETY: a table's path is one the CPU has (`AnswerMajor::with_simd`).
+        return unsafe { presence_avx2(rows, max_repeats, want, out) };
+    }
+    let _ = simd;
+    presence_sliced(offsets.len(), |j| rows.get(j), max_repeats, want, out)
 }
 
 /// Up to 32 lanes of a compact table read by one call of
@@ -408,6 +650,14 @@ impl Window {
         stop
     }
 
+    /// Bytes from `start` to the last lane, inclusive, checked to lie within rows of
+    /// `stride` bytes.
+    fn span(&self, stride: usize) -> usize {
+        let span = self.at[..self.len].last().map_or(0, |&a| a as usize + 1);
+        assert!(self.start + span <= stride, "a window within the rows");
+        span
+    }
+
     /// The table lane of the window's `l`-th lane.
     pub(super) fn lane(&self, l: usize) -> usize {
         self.start + self.at[l] as usize
@@ -420,17 +670,6 @@ impl Window {
             k => (1u32 << k) - 1,
         }
     }
-}
-
-/// True when the CPU packs rows with [`Local::build_masked`]'s byte compress
-/// (AVX-512 BW and VBMI2).
-pub(super) fn compress_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512bw")
-        && std::arch::is_x86_feature_detected!("avx512vbmi2");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
 }
 
 /// The body of [`Local::build_masked`]: row `i` of `out` (`stride` bytes apart)
@@ -461,41 +700,11 @@ unsafe fn compress_rows(src: &[u8], rows: &[usize], mask: &[u64], out: &mut [u8]
     }
 }
 
-/// True when the CPU runs [`AnswerMajor::block_presence`] (AVX-512 with VPOPCNTDQ).
-pub(super) fn presence_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512vpopcntdq");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
-}
-
-/// True when the CPU runs [`AnswerMajor::window_presence`] (AVX-512 with VPOPCNTDQ,
-/// BW and VBMI).
-pub(super) fn window_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return presence_available()
-        && std::arch::is_x86_feature_detected!("avx512bw")
-        && std::arch::is_x86_feature_detected!("avx512vbmi");
-    #[cfg(not(target_arch = "x86_64"))]
-    false
-}
-
 /// States of at most this many candidates take [`AnswerMajor::block_presence`] where
-/// they would take the tally (see `scan.rs`): above it the order of the guesses, whose
+/// they would take the tally (see `scan.rs`), on every path: above it the order of the guesses, whose
 /// ties the sum of squares breaks, matters more (the first guess of a large state with
 /// no incumbent sets the cutoff of all that follows).
 pub(super) const PRESENCE_MAX_N: usize = 255;
-
-/// The block sieve runs when a guess is dropped at this many repeats or fewer: with
-/// looser cutoffs lanes stay alive too long for the pairwise comparison, and the
-/// block tally (linear in the candidates) does better. Measured against 64 (tally
-/// above): off-tree `goosy:BBBBB` 7.1 -> 5.6 s, `audio:YBBBB` 2.07 -> 1.91 s, `solve
-/// trace` unchanged; 8 or 32 are slower on one or the other.
-pub(super) const SIEVE_MAX_REPEATS: usize = 16;
-
-/// The sieve's per-lane counts are bytes: states of at most this many candidates.
-pub(super) const SIEVE_MAX_N: usize = 255;
 
 /// How one guess splits a state, from the scan.
 #[derive(Clone, Copy, Default)]
@@ -506,12 +715,25 @@ pub(super) struct Split {
 }
 
 /// The feedback table, answer-major (see the module doc): the layout every scan
-/// kernel reads.
-#[derive(Default)]
+/// kernel reads. The full table's bytes are the one copy its [`FeedbackTable`]
+/// shares with every solver; a [`Local`] table's are its own (never shared, so
+/// `Arc::make_mut` rebuilds them in place).
 pub(super) struct AnswerMajor {
-    pub(super) bytes: Vec<u8>,
+    pub(super) bytes: Arc<Vec<u8>>,
     /// Guesses per answer row.
     pub(super) stride: usize,
+    /// The kernels' instruction set: one the CPU has.
+    simd: Simd,
+}
+
+impl Default for AnswerMajor {
+    fn default() -> AnswerMajor {
+        AnswerMajor {
+            bytes: Arc::default(),
+            stride: 0,
+            simd: Simd::current(),
+        }
+    }
 }
 
 /// A state's own compact answer-major table: its candidates' rows over only the
@@ -564,9 +786,10 @@ impl Local {
         self.caps.clear();
         self.caps.extend(guesses.iter().map(|g| caps[g.index()]));
         self.caps.resize(stride.max(1), 0);
+        let bytes = Arc::make_mut(&mut self.table.bytes);
         for (i, &a) in ids.iter().enumerate() {
             let row = &full.bytes[a.index() * full.stride..][..full.stride];
-            let out = &mut self.table.bytes[i * stride..][..guesses.len()];
+            let out = &mut bytes[i * stride..][..guesses.len()];
             for (o, g) in out.iter_mut().zip(guesses) {
                 *o = row[g.index()];
             }
@@ -580,8 +803,9 @@ impl Local {
         self.guesses.clear();
         self.guesses.extend_from_slice(guesses);
         self.table.stride = stride;
-        self.table.bytes.clear();
-        self.table.bytes.resize(ids.len() * stride, 0);
+        let bytes = Arc::make_mut(&mut self.table.bytes);
+        bytes.clear();
+        bytes.resize(ids.len() * stride, 0);
         let max_id = ids.iter().map(|a| a.index() + 1).max().unwrap_or(0);
         if self.row_of.len() < max_id {
             self.row_of.resize(max_id, u32::MAX);
@@ -613,21 +837,7 @@ impl Local {
         mask: &[u64],
         guesses: &[GuessId],
     ) {
-        self.fill_masked(src, rows, ids, mask, guesses, compress_available());
-    }
-
-    /// [`Local::build_masked`], packing with the byte compress when `compress` (the
-    /// CPU must have it) or a byte at a time.
-    fn fill_masked(
-        &mut self,
-        src: &AnswerMajor,
-        rows: &[usize],
-        ids: &[AnswerId],
-        mask: &[u64],
-        guesses: &[GuessId],
-        compress: bool,
-    ) {
-        assert_eq!(rows.len(), ids.len());
+        assert!(rows.len() == ids.len());
         let mask = &mask[..src.stride.div_ceil(64)];
         debug_assert_eq!(
             mask.iter().map(|m| m.count_ones() as usize).sum::<usize>(),
@@ -641,27 +851,33 @@ impl Local {
         let stride = self.begin(ids, guesses);
         self.caps.clear();
         self.caps.resize(stride.max(1), u16::MAX);
+        let out = Arc::make_mut(&mut self.table.bytes);
         #[cfg(target_arch = "x86_64")]
-        if compress {
-            assert!(
-                compress_available(),
-                "the byte compress needs AVX-512 VBMI2"
-            );
-            // SAFETY: the CPU has the features (asserted just above); every row read
-            // lies in `src` (asserted) and only its bytes of set bits are read, all
-            // below the row's stride (asserted); each output row gets
-            // `guesses.len()` bytes within its own stride.
-            unsafe { compress_rows(&src.bytes, rows, mask, &mut self.table.bytes, stride) };
+        if self.table.simd == Simd::Avx512 {
+            // SAFETY: the table's path is one the CPU has (`AnswerMajor::with_simd`),
+            // and AVX-512 includes the features; every row read lies in `src`
+            // (asserted) and only its bytes of set bits are read, all below the row's
+            // stride (asserted); each output row gets `guesses.len()` bytes within
+            // its own stride.
+            unsafe { compress_rows(&src.bytes, rows, mask, out, stride) };
             return;
         }
-        let _ = compress;
         let cols: Vec<usize> = super::scan::members(mask).collect();
         for (i, &o) in rows.iter().enumerate() {
             let row = &src.bytes[o..o + src.stride];
-            let out = &mut self.table.bytes[i * stride..][..cols.len()];
+            let out = &mut out[i * stride..][..cols.len()];
             for (slot, &c) in out.iter_mut().zip(&cols) {
                 *slot = row[c];
             }
+        }
+    }
+
+    /// A table on the path `simd` (one the CPU has), for the tests of every path.
+    #[cfg(test)]
+    fn with_simd(simd: Simd) -> Local {
+        Local {
+            table: AnswerMajor::default().with_simd(simd),
+            ..Local::default()
         }
     }
 
@@ -688,11 +904,23 @@ impl Local {
 }
 
 impl AnswerMajor {
+    /// The full table's answer-major copy (shared, [`FeedbackTable::shared_answer_major`]),
+    /// on the process's path ([`Simd::current`]).
     pub(super) fn new(table: &FeedbackTable) -> AnswerMajor {
         AnswerMajor {
-            bytes: table.answer_major(),
+            bytes: table.shared_answer_major(),
             stride: table.n_guesses(),
+            simd: Simd::current(),
         }
+    }
+
+    /// This table on the path `simd`, which the CPU must have (the kernels' safety
+    /// rests on it).
+    #[cfg(test)]
+    pub(super) fn with_simd(mut self, simd: Simd) -> AnswerMajor {
+        assert!(simd.available(), "the CPU lacks the {} path", simd.name());
+        self.simd = simd;
+        self
     }
 
     /// Where each candidate's row starts, into `offsets` (cleared first): what every
@@ -789,42 +1017,14 @@ impl AnswerMajor {
     /// without the dependent counter updates of the scalar scan. Needs n <= BLOCK_MAX.
     pub(super) fn block_scan(&self, g0: usize, offsets: &[usize], out: &mut [Split; LANES]) {
         let table = &self.bytes[..];
-        with_avx2!(block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split; LANES]) -> ())
-    }
-
-    /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than
-    /// `max_repeats` repeats on the candidates at `offsets`, and for those their split
-    /// in `out` (the other lanes of `out` are meaningless). Candidates are taken one
-    /// at a time and compared lane by lane with all earlier ones (rows kept in
-    /// `rows`), and the sieve stops once every wanted lane has reached `max_repeats`:
-    /// usually after a dozen or two candidates. Needs n <= [`SIEVE_MAX_N`].
-    pub(super) fn block_sieve(
-        &self,
-        g0: usize,
-        offsets: &[usize],
-        max_repeats: usize,
-        want: u32,
-        rows: &mut Vec<[u8; LANES]>,
-        out: &mut [Split; LANES],
-    ) -> u32 {
-        debug_assert!(max_repeats <= SIEVE_MAX_REPEATS);
-        let table = &self.bytes[..];
-        with_avx2!(sieve(
-            table: &[u8],
-            g0: usize,
-            offsets: &[usize],
-            max_repeats: usize,
-            want: u32,
-            rows: &mut Vec<[u8; LANES]>,
-            out: &mut [Split; LANES]
-        ) -> u32)
+        with_avx2!(self.simd, block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split; LANES]) -> ())
     }
 
     /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than
     /// `max_repeats` repeats on the candidates at `offsets`, and for every lane its
     /// bucket count and candidate test in `out` (meaningful for the kept ones;
     /// `sum_squares` is 0), from per-lane masks of the feedbacks seen; stops once
-    /// every wanted lane has reached `max_repeats`. Only where [`presence_available`].
+    /// every wanted lane has reached `max_repeats`. Needs n <= 255.
     pub(super) fn block_presence(
         &self,
         g0: usize,
@@ -833,16 +1033,18 @@ impl AnswerMajor {
         want: u32,
         out: &mut [Split; LANES],
     ) -> u32 {
-        assert!(presence_available(), "block_presence needs AVX-512");
+        assert!(offsets.len() <= PRESENCE_MAX_N);
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the CPU has the features the kernel is compiled for (asserted above).
-        return unsafe { presence_avx512(&self.bytes, g0, offsets, max_repeats, want, out) };
-        #[cfg(not(target_arch = "x86_64"))]
-        unreachable!("{g0} {offsets:?} {max_repeats} {want} {}", out.len())
+        if self.simd == Simd::Avx512 {
+            // SAFETY: the table's path is one the CPU has (`AnswerMajor::with_simd`),
+            // and AVX-512 includes the kernel's features.
+            return unsafe { presence_avx512(&self.bytes, g0, offsets, max_repeats, want, out) };
+        }
+        presence_block(self.simd, &self.bytes, g0, offsets, max_repeats, want, out)
     }
 
     /// [`AnswerMajor::block_presence`] over the lanes of `window` (lane `l` of `out`
-    /// and of the result is `window.lane(l)`). Only where [`window_available`].
+    /// and of the result is `window.lane(l)`). Needs n <= 255.
     pub(super) fn window_presence(
         &self,
         window: &Window,
@@ -851,23 +1053,27 @@ impl AnswerMajor {
         want: u32,
         out: &mut [Split; LANES],
     ) -> u32 {
-        assert!(window_available(), "window_presence needs AVX-512 VBMI");
+        assert!(offsets.len() <= PRESENCE_MAX_N);
         let want = want & window.bits();
+        let (table, stride) = (&self.bytes[..], self.stride);
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: the CPU has the features the kernel is compiled for (asserted above).
-        return unsafe {
-            presence_window_avx512(
-                &self.bytes,
-                self.stride,
-                window,
-                offsets,
-                max_repeats,
-                want,
-                out,
-            )
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        unreachable!("{window:?} {offsets:?} {max_repeats} {want} {}", out.len())
+        if self.simd == Simd::Avx512 {
+            // SAFETY: the table's path is one the CPU has (`AnswerMajor::with_simd`),
+            // and AVX-512 includes the kernel's features.
+            return unsafe {
+                presence_window_avx512(table, stride, window, offsets, max_repeats, want, out)
+            };
+        }
+        presence_window(
+            self.simd,
+            table,
+            stride,
+            window,
+            offsets,
+            max_repeats,
+            want,
+            out,
+        )
     }
 
     /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than
@@ -886,7 +1092,7 @@ impl AnswerMajor {
         out: &mut [Split; LANES],
     ) -> u32 {
         let table = &self.bytes[..];
-        with_avx2!(tally(
+        with_avx2!(self.simd, tally(
             table: &[u8],
             g0: usize,
             offsets: &[usize],
@@ -914,10 +1120,19 @@ mod tests {
         }
     }
 
+    /// The SIMD paths this CPU runs; names the others as skipped (on stderr, shown
+    /// with `--nocapture`).
+    fn paths(test: &str) -> Vec<Simd> {
+        for s in Simd::ALL.iter().filter(|s| !s.available()) {
+            eprintln!("{test}: skipped the {} path (this CPU lacks it)", s.name());
+        }
+        Simd::ALL.into_iter().filter(|s| s.available()).collect()
+    }
+
     /// A table built by [`Local::build_masked`], from the full table or from another
     /// such table, holds exactly the chosen columns of each candidate's row (the
-    /// rest zero), packed the same by the byte compress (where the CPU has it) and a
-    /// byte at a time, and finds each candidate's row.
+    /// rest zero), packed the same on every path (AVX-512's byte compress, a byte at
+    /// a time otherwise), and finds each candidate's row.
     #[test]
     fn masked_builds_keep_the_chosen_columns() {
         let game = Game::load(&ListSource::Named("nyt".into())).unwrap();
@@ -925,11 +1140,7 @@ mod tests {
         let full = AnswerMajor::new(&table);
         let n_guesses = game.n_guesses();
         let mut next = xorshift(0x2545_f491_4f6c_dd1d);
-        let ways: &[bool] = if compress_available() {
-            &[false, true]
-        } else {
-            &[false]
-        };
+        let ways = paths("masked_builds_keep_the_chosen_columns");
         for round in 0..40 {
             // Guesses with one chance in `sparse` (every few rounds, all of them).
             let sparse = [1, 2, 7, 60, 900][round % 5];
@@ -955,13 +1166,13 @@ mod tests {
             let sub_guesses: Vec<GuessId> = crate::search::scan::members(&lanes)
                 .map(|j| guesses[j])
                 .collect();
-            for &compress in ways {
-                let mut top = Local::default();
-                top.fill_masked(&full, &rows, &ids, &mask, &guesses, compress);
-                let mut child = Local::default();
+            for &simd in &ways {
+                let mut top = Local::with_simd(simd);
+                top.build_masked(&full, &rows, &ids, &mask, &guesses);
+                let mut child = Local::with_simd(simd);
                 let mut offsets = Vec::new();
                 top.offsets(&sub, &mut offsets);
-                child.fill_masked(&top.table, &offsets, &sub, &lanes, &sub_guesses, compress);
+                child.build_masked(&top.table, &offsets, &sub, &lanes, &sub_guesses);
                 for (local, ids, want) in [(&top, &ids, &guesses), (&child, &sub, &sub_guesses)] {
                     assert_eq!(&local.guesses, want);
                     assert_eq!(local.table.stride % LANES, 0);
@@ -972,10 +1183,7 @@ mod tests {
                         let row = &local.table.bytes[o..o + local.table.stride];
                         for (j, &f) in row.iter().enumerate() {
                             let expected = want.get(j).map_or(0, |&g| table.get(g, a).0);
-                            assert_eq!(
-                                f, expected,
-                                "round {round}, {a:?}, lane {j}, compress {compress}"
-                            );
+                            assert_eq!(f, expected, "round {round}, {a:?}, lane {j}, {simd:?}");
                         }
                     }
                 }
@@ -983,21 +1191,24 @@ mod tests {
         }
     }
 
-    /// The block sieve, the block tally and the presence masks (where the CPU has
-    /// AVX-512: this machine's does) keep exactly the guesses the scalar scan keeps
-    /// (they count the same repeats, stopping early only when every lane is already
-    /// dropped) with the same counts, and the block scan (both instruction sets)
-    /// matches the scalar counts, on random states of the full lists.
+    /// On every path the CPU runs: the presence masks (over blocks and over windows)
+    /// and the block tally keep exactly the guesses the scalar scan keeps (they count
+    /// the same repeats, stopping early only when every wanted lane is already
+    /// dropped) with the same counts, and the block scan matches the scalar counts, on
+    /// random states of the full lists.
     #[test]
     #[allow(clippy::needless_range_loop)] // lanes index several arrays
     fn block_kernels_match_the_scalar_scan() {
         let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
         let table = FeedbackTable::build(&game);
-        let major = AnswerMajor::new(&table);
+        let scalar = AnswerMajor::new(&table);
+        let majors: Vec<AnswerMajor> = paths("block_kernels_match_the_scalar_scan")
+            .into_iter()
+            .map(|simd| AnswerMajor::new(&table).with_simd(simd))
+            .collect();
         let stride = game.n_guesses();
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut counts = vec![0u32; FEEDBACKS];
-        let mut rows = Vec::new();
         let mut tally_counts = [[0u16; 256]; LANES];
         for round in 0..60 {
             // Candidates from a window of the list (shared letters, many repeats);
@@ -1005,7 +1216,7 @@ mod tests {
             let (n, width) = if round % 4 == 3 {
                 (300 + next(700), 1500)
             } else {
-                (3 + next(200), 400)
+                (3 + next(250), 400)
             };
             let start = next(game.n_answers() - width);
             let mut ids: Vec<AnswerId> =
@@ -1014,6 +1225,13 @@ mod tests {
             ids.dedup();
             let n = ids.len();
             let offsets: Vec<usize> = ids.iter().map(|&a| a.index() * stride).collect();
+            // The scalar scan of guess `g`, or `None` when dropped or not wanted.
+            let mut scan = |g: usize, max_repeats: usize, wanted: bool| {
+                let split = scalar.bound_scan(GuessId::new(g), &offsets, &mut counts, max_repeats);
+                split
+                    .filter(|_| wanted)
+                    .map(|s| (s.buckets, s.sum_squares, s.is_candidate))
+            };
             for turn in 0..8 {
                 let g0 = next(stride / LANES) * LANES;
                 // The lanes wanted: all, or a random few (the others must come back
@@ -1025,168 +1243,105 @@ mod tests {
                 let wanted = |l: usize| lanes >> l & 1 == 1;
                 for l in 0..LANES {
                     let g = GuessId::new(g0 + l);
-                    let whole = major
-                        .bound_scan(g, &offsets, &mut counts, usize::MAX)
-                        .unwrap();
-                    assert_eq!(major.splits(g, &offsets), whole.buckets > 1, "guess {g}");
+                    let whole = scan(g0 + l, usize::MAX, true).unwrap();
+                    assert_eq!(scalar.splits(g, &offsets), whole.0 > 1, "guess {g}");
                 }
-                for max_repeats in [1, 2, 3, 5, 8, 16].into_iter().filter(|_| n <= SIEVE_MAX_N) {
-                    let mut sieved = [Split::default(); LANES];
-                    let mask =
-                        major.block_sieve(g0, &offsets, max_repeats, lanes, &mut rows, &mut sieved);
-                    for l in 0..LANES {
-                        let g = GuessId::new(g0 + l);
-                        let scan = major
-                            .bound_scan(g, &offsets, &mut counts, max_repeats)
-                            .filter(|_| wanted(l));
-                        if let Some(want) = scan {
-                            let got = sieved[l];
-                            assert_eq!(
-                                (got.buckets, got.sum_squares, got.is_candidate),
-                                (want.buckets, want.sum_squares, want.is_candidate),
-                                "guess {g}"
-                            );
-                        }
-                        let kept = scan.is_some();
-                        assert_eq!(
-                            mask >> l & 1 == 1,
-                            kept,
-                            "round {round}, n {}, guess {g}, max repeats {max_repeats}",
-                            ids.len()
-                        );
+                // Windows over a random bitset of the lanes from g0 (dense or sparse).
+                let density = 1 + next(8);
+                let mut bits = vec![0u64; stride.div_ceil(64)];
+                for g in g0..stride {
+                    if next(density) == 0 {
+                        bits[g / 64] |= 1 << (g % 64);
                     }
                 }
-                let presence = presence_available() && n <= PRESENCE_MAX_N;
-                for max_repeats in [1, 2, 5, 16, 17, 40, usize::MAX]
-                    .into_iter()
-                    .filter(|_| presence)
-                {
-                    let mut got = [Split::default(); LANES];
-                    let mask = major.block_presence(g0, &offsets, max_repeats, lanes, &mut got);
-                    for l in 0..LANES {
-                        let g = GuessId::new(g0 + l);
-                        let scan = major
-                            .bound_scan(g, &offsets, &mut counts, max_repeats)
-                            .filter(|_| wanted(l));
-                        assert_eq!(
-                            mask >> l & 1 == 1,
-                            scan.is_some(),
-                            "guess {g}, limit {max_repeats}"
-                        );
-                        if let Some(want) = scan {
-                            assert_eq!(
-                                (got[l].buckets, got[l].is_candidate),
-                                (want.buckets, want.is_candidate),
-                                "guess {g}, max repeats {max_repeats}"
-                            );
-                        }
-                    }
-                }
-                if window_available() && n <= PRESENCE_MAX_N {
-                    // Windows over a random bitset of the lanes from g0 (dense or sparse).
-                    let words = stride.div_ceil(64);
-                    let density = 1 + next(8);
-                    let mut bits = vec![0u64; words];
-                    for g in g0..stride {
-                        if next(density) == 0 {
-                            bits[g / 64] |= 1 << (g % 64);
-                        }
-                    }
+                let mut windows = Vec::new();
+                let mut from = g0;
+                while from < stride && windows.len() < 4 {
                     let mut window = Window::default();
-                    let (mut from, mut seen) = (g0, 0);
-                    while from < stride && seen < 4 {
-                        let end = window.fill(&bits, from, stride);
-                        assert!(end > from && end <= (from + 128).min(stride));
-                        let got_lanes: Vec<usize> =
-                            (0..window.len).map(|l| window.lane(l)).collect();
-                        let want_lanes: Vec<usize> = (from..end)
-                            .filter(|&g| bits[g / 64] >> (g % 64) & 1 == 1)
-                            .collect();
-                        assert_eq!(got_lanes, want_lanes, "window from {from}");
-                        for max_repeats in [1, 5, 17, usize::MAX] {
+                    let end = window.fill(&bits, from, stride);
+                    assert!(end > from && end <= (from + 128).min(stride));
+                    let got_lanes: Vec<usize> = (0..window.len).map(|l| window.lane(l)).collect();
+                    let want_lanes: Vec<usize> = (from..end)
+                        .filter(|&g| bits[g / 64] >> (g % 64) & 1 == 1)
+                        .collect();
+                    assert_eq!(got_lanes, want_lanes, "window from {from}");
+                    windows.push(window);
+                    from = end;
+                }
+                for major in &majors {
+                    let path = major.simd;
+                    for max_repeats in [1, 2, 5, 16, 17, 40, usize::MAX]
+                        .into_iter()
+                        .filter(|_| n <= PRESENCE_MAX_N)
+                    {
+                        let mut got = [Split::default(); LANES];
+                        let mask = major.block_presence(g0, &offsets, max_repeats, lanes, &mut got);
+                        for l in 0..LANES {
+                            let want = scan(g0 + l, max_repeats, wanted(l));
+                            let what = format!("{path:?}, guess {}, limit {max_repeats}", g0 + l);
+                            assert_eq!(mask >> l & 1 == 1, want.is_some(), "{what}");
+                            if let Some(want) = want {
+                                assert_eq!(
+                                    (got[l].buckets, got[l].is_candidate),
+                                    (want.0, want.2),
+                                    "{what}"
+                                );
+                            }
+                        }
+                        for window in &windows {
                             let mut got = [Split::default(); LANES];
                             let mask = major.window_presence(
-                                &window,
+                                window,
                                 &offsets,
                                 max_repeats,
                                 lanes,
                                 &mut got,
                             );
                             for l in 0..LANES {
-                                let scan = (l < window.len && wanted(l))
-                                    .then(|| {
-                                        let g = GuessId::new(window.lane(l));
-                                        major.bound_scan(g, &offsets, &mut counts, max_repeats)
-                                    })
+                                let want = (l < window.len)
+                                    .then(|| scan(window.lane(l), max_repeats, wanted(l)))
                                     .flatten();
-                                assert_eq!(mask >> l & 1 == 1, scan.is_some(), "lane {l}");
-                                if let Some(want) = scan {
+                                let what =
+                                    format!("{path:?}, window lane {l}, limit {max_repeats}");
+                                assert_eq!(mask >> l & 1 == 1, want.is_some(), "{what}");
+                                if let Some(want) = want {
                                     assert_eq!(
                                         (got[l].buckets, got[l].is_candidate),
-                                        (want.buckets, want.is_candidate),
-                                        "window lane {l}, max repeats {max_repeats}"
+                                        (want.0, want.2),
+                                        "{what}"
                                     );
                                 }
                             }
                         }
-                        from = end;
-                        seen += 1;
                     }
-                }
-                for max_repeats in [1, 5, 16, 40, usize::MAX] {
-                    let mut tallied = [Split::default(); LANES];
-                    let mask = major.block_tally(
-                        g0,
-                        &offsets,
-                        max_repeats,
-                        lanes,
-                        &mut tally_counts,
-                        &mut tallied,
-                    );
-                    assert!(tally_counts.iter().all(|lane| lane.iter().all(|&c| c == 0)));
-                    // The plain build of the kernel (the above may be the AVX2 one).
-                    let mut plain = [Split::default(); LANES];
-                    let plain_mask = tally(
-                        &major.bytes,
-                        g0,
-                        &offsets,
-                        max_repeats,
-                        lanes,
-                        &mut tally_counts,
-                        &mut plain,
-                    );
-                    assert_eq!(plain_mask, mask);
-                    for l in 0..LANES {
-                        let g = GuessId::new(g0 + l);
-                        let scan = major
-                            .bound_scan(g, &offsets, &mut counts, max_repeats)
-                            .filter(|_| wanted(l));
-                        assert_eq!(mask >> l & 1 == 1, scan.is_some(), "guess {g}");
-                        if let Some(want) = scan {
-                            for got in [tallied[l], plain[l]] {
-                                assert_eq!(
-                                    (got.buckets, got.sum_squares, got.is_candidate),
-                                    (want.buckets, want.sum_squares, want.is_candidate),
-                                    "guess {g}, max repeats {max_repeats}"
-                                );
+                    for max_repeats in [1, 5, 16, 40, usize::MAX] {
+                        let mut got = [Split::default(); LANES];
+                        let mask = major.block_tally(
+                            g0,
+                            &offsets,
+                            max_repeats,
+                            lanes,
+                            &mut tally_counts,
+                            &mut got,
+                        );
+                        assert!(tally_counts.iter().all(|lane| lane.iter().all(|&c| c == 0)));
+                        for l in 0..LANES {
+                            let want = scan(g0 + l, max_repeats, wanted(l));
+                            let what = format!("{path:?}, guess {}, limit {max_repeats}", g0 + l);
+                            assert_eq!(mask >> l & 1 == 1, want.is_some(), "{what}");
+                            if let Some(want) = want {
+                                let got = (got[l].buckets, got[l].sum_squares, got[l].is_candidate);
+                                assert_eq!(got, want, "{what}");
                             }
                         }
                     }
-                }
-                if ids.len() <= BLOCK_MAX {
-                    let mut out = [Split::default(); LANES];
-                    major.block_scan(g0, &offsets, &mut out);
-                    let mut plain = [Split::default(); LANES];
-                    block_scan_body(&major.bytes, g0, &offsets, &mut plain);
-                    for l in 0..LANES {
-                        let want = major
-                            .bound_scan(GuessId::new(g0 + l), &offsets, &mut counts, usize::MAX)
-                            .unwrap();
-                        for got in [out[l], plain[l]] {
-                            assert_eq!(
-                                (got.buckets, got.sum_squares, got.is_candidate),
-                                (want.buckets, want.sum_squares, want.is_candidate)
-                            );
+                    if n <= BLOCK_MAX {
+                        let mut got = [Split::default(); LANES];
+                        major.block_scan(g0, &offsets, &mut got);
+                        for l in 0..LANES {
+                            let want = scan(g0 + l, usize::MAX, true).unwrap();
+                            let got = (got[l].buckets, got[l].sum_squares, got[l].is_candidate);
+                            assert_eq!(got, want, "{path:?}, guess {}", g0 + l);
                         }
                     }
                 }

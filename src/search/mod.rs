@@ -48,7 +48,8 @@
 //!   `Work` (scratch and counters) it is searched in;
 //! - `scan.rs`: steps 1 and 2; `expand.rs`: step 3 and the feasibility shortcut;
 //! - `kernels.rs`: the answer-major copy of the feedback table and the scan kernels
-//!   that read it (one guess at a time, or 32 at a time, plain and AVX2);
+//!   that read it (one guess at a time, or 32 at a time; AVX-512, AVX2 or portable,
+//!   by the SIMD switch `WORDLE_TREE_SIMD`, the same results on each);
 //! - `bound.rs`: the objective and its admissible bounds, each derived in its doc;
 //! - `dominance.rs`: guesses skipped because a neighbour refines their partition;
 //! - `cores.rs`: proved bounds of candidate sets reused for their supersets;

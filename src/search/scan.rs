@@ -1,8 +1,8 @@
 //! Per-state scanning: everything the search learns about a state before expanding a
 //! guess. Closed forms and the transposition table, the candidates' perfect-split check, the bound of
 //! every guess (normal mode 32 at a time: by pairwise comparison for small states,
-//! per-lane masks of the feedbacks seen for states of up to 255 candidates on CPUs
-//! with AVX-512 (else a sieve under a tight cutoff), per-lane bucket counts otherwise;
+//! per-lane masks of the feedbacks seen for states of up to 255 candidates (on every
+//! SIMD path, so every path searches the same states), per-lane bucket counts above;
 //! hard mode the same way over the guesses the state may play, found by bitset
 //! intersections and copied into a compact table of the state's own, or one at a
 //! time when they are very few), and the exact partition
@@ -22,10 +22,7 @@
 
 use super::bound::{Guess, INFEASIBLE};
 use super::groups::GROUP_MIN;
-use super::kernels::{
-    presence_available, window_available, Local, Split, Window, BLOCK_MAX, LANES, PRESENCE_MAX_N,
-    SIEVE_MAX_N, SIEVE_MAX_REPEATS,
-};
+use super::kernels::{Local, Split, Window, BLOCK_MAX, LANES, PRESENCE_MAX_N};
 use super::scratch::{Classes, Level};
 use super::state::{State, Work};
 use super::tt::{Bound, Key};
@@ -408,9 +405,8 @@ impl Solver<'_> {
         ctr.scanned += (parent_allowed.len() * n) as u64;
         // Normal mode: every guess, 32 at a time (masked to the parent's classes).
         // Small states by pairwise comparison; states up to PRESENCE_MAX_N by per-lane
-        // masks of the feedbacks seen, where the CPU has AVX-512; otherwise those with
-        // a tight cutoff, where most guesses are dropped after a few candidates, by
-        // the sieve; the rest by per-lane bucket counts (kernels in `kernels.rs`). The
+        // masks of the feedbacks seen (every SIMD path); the rest by per-lane bucket
+        // counts (kernels in `kernels.rs`). The
         // guesses past the last whole block, and hard mode's when very few are
         // playable, one guess at a time.
         let whole = self.game.n_guesses() / LANES * LANES;
@@ -487,17 +483,11 @@ impl Solver<'_> {
         }
         let by_block = !hard || dense || own_used || sorted.is_some();
         let blocks = by_block && n <= BLOCK_MAX;
-        let presence = by_block && !blocks && n <= PRESENCE_MAX_N && presence_available();
+        let presence = by_block && !blocks && n <= PRESENCE_MAX_N;
         // A hard-mode pre-scan reads only the lanes its bucket may play, 32 at a time
-        // through windows of the parent's table (`kernels::Window`), where the CPU
-        // has the byte permutes; otherwise whole blocks, its lanes masked.
-        let windowed = presence && sorted.is_some() && window_available();
+        // through windows of the parent's table (`kernels::Window`).
+        let windowed = presence && sorted.is_some();
         let mut window = Window::default();
-        let sieve = by_block
-            && !blocks
-            && !presence
-            && n <= SIEVE_MAX_N
-            && max_repeats <= SIEVE_MAX_REPEATS;
         // The table the blocks read (lane -> guess through `local.guesses`): in normal
         // mode the parent's compact one over exactly the guesses it handed down, in
         // hard mode the state's own or its parent's; or the full one.
@@ -526,7 +516,7 @@ impl Solver<'_> {
             }
             None => (&self.rows, &level.offsets),
         };
-        if by_block && !blocks && !presence && !sieve && level.tally.len() < LANES {
+        if by_block && !blocks && !presence && level.tally.len() < LANES {
             level.tally.resize(LANES, [0; 256]);
         }
         let mut single = singles.iter();
@@ -621,15 +611,6 @@ impl Solver<'_> {
                         kept |= ((n - split.buckets < max_repeats) as u32) << l;
                     }
                     kept
-                } else if sieve {
-                    table.block_sieve(
-                        base,
-                        offsets,
-                        max_repeats,
-                        want,
-                        &mut level.rows,
-                        &mut block,
-                    )
                 } else if windowed {
                     table.window_presence(&window, offsets, max_repeats, want, &mut block)
                 } else if presence {

@@ -70,8 +70,6 @@ pub(super) struct Level {
     /// candidates of `lants:BGBBG`, big game).
     pub(super) expanded: ahash::AHashMap<u64, usize>,
     pub(super) expanded_labels: Vec<u8>,
-    /// The candidates' feedback rows of a block sieve.
-    pub(super) rows: Vec<[u8; 32]>,
     /// Per-lane bucket counts of a block tally (32 lanes once used; kept zero).
     pub(super) tally: Vec<[u16; 256]>,
     /// The most buckets any guess scanned here makes (`usize::MAX` if unknown): the
@@ -132,7 +130,6 @@ impl Level {
             + cap(&self.allowed_bits)
             + self.expanded.capacity() * (std::mem::size_of::<(u64, usize)>() + 1)
             + cap(&self.expanded_labels)
-            + cap(&self.rows)
             + cap(&self.tally)
             + cap(&self.group_counts)
             + self.local.bytes()
@@ -165,7 +162,6 @@ impl Default for Level {
             allowed_bits: Vec::new(),
             expanded: ahash::AHashMap::new(),
             expanded_labels: Vec::new(),
-            rows: Vec::new(),
             tally: Vec::new(),
             max_split: usize::MAX,
             group_counts: Vec::new(),
