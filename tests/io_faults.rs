@@ -180,12 +180,7 @@ fn check_any_stops_with_exit_2_when_a_result_file_cannot_be_written() {
         .assert()
         .code(0);
     assert!(text(&out.get_output().stdout).starts_with("PROVED"));
-    let regular = std::fs::read_dir(&full)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_type().unwrap().is_file())
-        .count();
-    assert!(regular > 0, "links replaced by result files");
+    assert!(regular_files(&full) > 0, "links replaced by result files");
 }
 
 #[test]
@@ -710,6 +705,15 @@ fn next_refuses_a_history_longer_than_the_game() {
     assert!(text(&out.get_output().stdout).contains("found in 6 guesses"));
 }
 
+/// How many regular files (not links, FIFOs or directories) `dir` holds.
+fn regular_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_type().unwrap().is_file())
+        .count()
+}
+
 /// Every name a unit of a bucket-level proof can have (`unit.FEEDBACK.txt`).
 fn every_unit_name() -> Vec<String> {
     let mut names = Vec::new();
@@ -800,12 +804,7 @@ fn a_symlink_in_a_results_directory_never_writes_its_target() {
             "{args:?} wrote through a link"
         );
         // Every result it wrote replaced its link with a regular file.
-        let written = std::fs::read_dir(dir)
-            .unwrap()
-            .flatten()
-            .filter(|e| e.file_type().unwrap().is_file())
-            .count();
-        assert!(written > 0, "{args:?}: no result written");
+        assert!(regular_files(dir) > 0, "{args:?}: no result written");
     }
 }
 

@@ -29,6 +29,7 @@ pub enum MetricsFormat {
 
 #[derive(clap::Args, Debug)]
 pub struct MetricsArgs {
+    /// Output: text for people, csv (one row per metric and per player), or json.
     #[arg(long, value_enum, default_value = "text")]
     format: MetricsFormat,
     /// Leave out the heuristic players (their simulations take most of the time).

@@ -170,6 +170,10 @@ enum Command {
     /// Each one-level metric of `rank` and each player of `simulate` against the
     /// exact totals of the opener table: rank correlations, top-K overlaps, the
     /// favourites' exact ranks; plots with --plot.
+    #[command(after_help = "Examples:
+  wordle-tree metrics                          (original lists, normal mode)
+  wordle-tree --list nyt --hard metrics --format csv --no-players
+  wordle-tree metrics --plot metrics.png --plot-totals totals.svg")]
     Metrics(metrics::MetricsArgs),
     /// Exact search: the tree of least total guesses from an opener, proved optimal.
     #[command(after_help = "Examples:

@@ -31,6 +31,16 @@ pub(super) struct Args<'a> {
     pub audit: Option<Audit>,
 }
 
+/// The solver of a proof's units (the run's, and the audit's).
+fn solver_config(ctx: &Ctx, a: &Args) -> Result<Config> {
+    Ok(Config {
+        max_guesses: a.max_guesses,
+        hard: ctx.hard,
+        memory_limit: super::memory_bytes(a.memory)?,
+        ..Config::default()
+    })
+}
+
 /// `--merge --audit N [--audit-seed S] [--audit-shard I/N]`: which units to re-solve.
 pub(super) struct Audit {
     pub sample: usize,
@@ -176,13 +186,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             before,
             todo.len() - before
         );
-        let config = Config {
-            max_guesses: a.max_guesses,
-            hard: ctx.hard,
-            memory_limit: super::memory_bytes(a.memory)?,
-            ..Config::default()
-        };
-        let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
+        let solver = Solver::new(game, &table, solver_config(ctx, &a)?).with_stop(ctx.stop);
         let bar = super::progress_bar(ctx.quiet, "proof");
         let time_left = TimeLeft::new();
         let show = |st: &Status| {
@@ -257,13 +261,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         }
     }
     if let Some(audit) = &a.audit {
-        let config = Config {
-            max_guesses: a.max_guesses,
-            hard: ctx.hard,
-            memory_limit: super::memory_bytes(a.memory)?,
-            ..Config::default()
-        };
-        let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
+        let solver = Solver::new(game, &table, solver_config(ctx, &a)?).with_stop(ctx.stop);
         run_audit(ctx, &solver, &table, &plan, a.results, &scan, audit)?;
     }
     match proof::merge(game, &plan, &scan)? {
