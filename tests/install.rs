@@ -108,8 +108,8 @@ fn a_copied_binary_serves_from_an_empty_directory() {
         let addr = first
             .split("http://")
             .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
             .unwrap()
-            .trim()
             .trim_end_matches('/');
         let mut s = std::net::TcpStream::connect(addr).unwrap();
         s.set_read_timeout(Some(std::time::Duration::from_secs(60)))

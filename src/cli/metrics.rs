@@ -56,11 +56,10 @@ pub fn run(ctx: &Ctx, args: &MetricsArgs) -> Result<ExitCode> {
     let t = Instant::now();
     let (table, path) = super::opener_table(ctx)?.with_context(|| {
         format!(
-            "no opener table for the {} lists in {} mode: metrics needs {} (every opener's exact total) in ./tables, beside the executable or in {}/tables, or --table FILE (build one with `openers --exact --write-table FILE`)",
+            "no opener table for the {} lists in {} mode: metrics needs {} (every opener's exact total): built in for the shipped lists, or --table FILE, or --data DIR with tables/ (build one with `openers --exact --write-table FILE`)",
             game.list_tag(),
             mode_name(ctx.hard),
-            opener_table::shipped_name(game, ctx.hard),
-            env!("CARGO_MANIFEST_DIR")
+            opener_table::shipped_name(game, ctx.hard)
         )
     })?;
     // The tree is read before the long part, so a bad file fails at once.

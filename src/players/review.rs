@@ -410,9 +410,14 @@ pub enum ReviewError {
 ///     .iter()
 ///     .map(|t| play::parse_step(&game, t).unwrap())
 ///     .collect();
-/// let options = review::Options { tree_optimal: true, ..Default::default() };
+/// // The complete opener table proves the tree optimal (a tree proves nothing alone).
+/// let table = wordle_tree::shipped::table(&game, false).unwrap().unwrap();
+/// let trust = review::tree_trust(&game, &tree, Some(&table));
+/// assert!(trust.optimal && trust.opener_best);
+/// let options = review::Options { tree_optimal: trust.optimal, ..Default::default() };
 /// let stop = AtomicBool::new(false);
-/// let r = review::review(&game, Some(&tree), false, 6, &steps, &stop, options).unwrap();
+/// let r = review::review_with_table(&game, Some(&tree), false, 6, &steps, &stop, options, Some(&table))
+///     .unwrap();
 /// // The shipped tree's own game: every step optimal, nothing lost.
 /// assert!(r.steps.iter().all(|s| s.is_optimal()));
 /// assert_eq!(r.lost().value, 0.0);
