@@ -705,6 +705,26 @@ fn next_refuses_a_history_longer_than_the_game() {
     assert!(text(&out.get_output().stdout).contains("found in 6 guesses"));
 }
 
+/// `openers --exact` on the small game into `tmp/openers` (every opener exact).
+fn exact_openers(tmp: &Path) -> PathBuf {
+    let dir = tmp.join("openers");
+    small(tmp)
+        .args(["openers", "--exact", "--results"])
+        .arg(&dir)
+        .assert()
+        .code(0);
+    dir
+}
+
+/// `openers --exact --merge` of `results` (a directory or a pack) on the small game.
+fn merge_openers(tmp: &Path, results: &Path) -> Output {
+    small(tmp)
+        .args(["openers", "--exact", "--merge", "--results"])
+        .arg(results)
+        .output()
+        .unwrap()
+}
+
 /// How many regular files (not links, FIFOs or directories) `dir` holds.
 fn regular_files(dir: &Path) -> usize {
     std::fs::read_dir(dir)
@@ -844,18 +864,9 @@ fn a_fifo_at_a_unit_name_is_replaced_not_opened() {
 fn an_edited_result_file_is_redone_never_believed() {
     let tmp = tempfile::tempdir().unwrap();
     let game = small_game(tmp.path());
-    let dir = tmp.path().join("openers");
-    small(tmp.path())
-        .args(["openers", "--exact", "--results"])
-        .arg(&dir)
-        .assert()
-        .code(0);
+    let dir = exact_openers(tmp.path());
     let merged = |dir: &Path| {
-        let out = small(tmp.path())
-            .args(["openers", "--exact", "--merge", "--results"])
-            .arg(dir)
-            .output()
-            .unwrap();
+        let out = merge_openers(tmp.path(), dir);
         text(&out.stdout) + &text(&out.stderr)
     };
     let truth = merged(&dir);
@@ -1070,18 +1081,9 @@ fn an_audit_catches_a_forged_unit() {
 #[test]
 fn packs_give_the_same_verdicts_and_damaged_ones_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("openers");
-    small(tmp.path())
-        .args(["openers", "--exact", "--results"])
-        .arg(&dir)
-        .assert()
-        .code(0);
+    let dir = exact_openers(tmp.path());
     let merge = |results: &Path| {
-        let out = small(tmp.path())
-            .args(["openers", "--exact", "--merge", "--results"])
-            .arg(results)
-            .output()
-            .unwrap();
+        let out = merge_openers(tmp.path(), results);
         (
             out.status.code(),
             text(&out.stdout)
