@@ -119,8 +119,8 @@ pub enum ProofError {
     #[error("internal error: unit {0}: {1}")]
     Internal(String, String),
     /// A pack that cannot be read (the message names it).
-    #[error("{0}")]
-    Pack(String),
+    #[error(transparent)]
+    Pack(#[from] crate::store::pack::PackError),
     #[error("{0}: a pack is read only; to resume the proof, unpack it into a directory first (wordle-tree unpack PACK DIR)")]
     ReadOnlyPack(PathBuf),
 }
@@ -922,7 +922,7 @@ pub fn scan_dir(
     let mut scan = Scan::default();
     let mut found: Vec<(PathBuf, Read)> = Vec::new();
     if is_pack(dir) {
-        let pack = Pack::read(dir).map_err(|e| ProofError::Pack(e.to_string()))?;
+        let pack = Pack::read(dir)?;
         for (name, text) in pack.files.iter().filter(|(n, _)| is_unit(n)) {
             let path = dir.join(name);
             let read = parse_record(game, table, plan, &path, text)?;

@@ -25,7 +25,7 @@
 //! are read in place by `--merge`, `--write-table` and resumed runs' scans, and
 //! unpacked only to resume a run that writes.
 
-use crate::store::results::{read_entry, seal_as, sealed_body, write_atomic, ResultFile};
+use crate::store::results::{clip, read_entry, seal_as, sealed_body, write_atomic, ResultFile};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -148,14 +148,6 @@ fn valid_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_graphic() && b != b'/' && b != b'\\')
-}
-
-/// At most 40 characters of some input, for messages.
-fn clip(s: &str) -> String {
-    match s.char_indices().nth(40) {
-        Some((i, _)) => format!("{}...", &s[..i]),
-        None => s.to_string(),
-    }
 }
 
 /// What [`pack_dir`] did.

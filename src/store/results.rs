@@ -71,8 +71,8 @@ pub enum ResultsError {
     #[error("bad shard '{0}' (--shard i/n): {1}")]
     BadShard(String, String),
     /// A pack that cannot be read (the message names it).
-    #[error("{0}")]
-    Pack(String),
+    #[error(transparent)]
+    Pack(#[from] crate::store::pack::PackError),
     #[error("{0}: a pack is read only; to resume the run, unpack it into a directory first (wordle-tree unpack PACK DIR)")]
     ReadOnlyPack(PathBuf),
 }
@@ -607,7 +607,7 @@ impl ResultFile {
 }
 
 /// At most 40 characters of some input, for messages.
-fn clip(s: &str) -> String {
+pub(crate) fn clip(s: &str) -> String {
     match s.char_indices().nth(40) {
         Some((i, _)) => format!("{}...", &s[..i]),
         None => s.to_string(),
@@ -644,8 +644,7 @@ impl ResultsDir {
         run_start();
         let io = |e: std::io::Error| ResultsError::Io(path.into(), e);
         if crate::store::pack::is_pack(path) {
-            let pack = crate::store::pack::Pack::read(path)
-                .map_err(|e| ResultsError::Pack(e.to_string()))?;
+            let pack = crate::store::pack::Pack::read(path)?;
             return Ok(ResultsDir {
                 path: path.into(),
                 kind,
