@@ -46,3 +46,47 @@ fn a_review_returns_within_twice_its_time_limit() {
         assert!(s["played"]["lost"].as_f64().unwrap() >= 0.0, "{s}");
     }
 }
+
+/// Issue 38: after the deadline a state was valued by a greedy plan that scanned every
+/// guess at every node: on the 12,972 x 12,972 game (`--list wordle-all`) that is
+/// about 1e9 feedback entries, and `review --time-limit 0 salet:BBBBB` took 30 s of
+/// CPU (130 s wall on the loaded machine) with the release binary. The plan now scores
+/// a bounded sample of guesses at each node: the review takes the time to load the
+/// lists and build the feedback table (about 1 s of CPU), plus the limit. The values
+/// stay ranges, never exact.
+#[test]
+fn a_review_of_the_largest_game_after_its_deadline_is_quick() {
+    let limit = Duration::from_secs(1);
+    // Loading the lists and building the 168 MB feedback table, with room for a
+    // loaded machine; the review before the fix took 30 s of CPU alone.
+    let startup = Duration::from_secs(6);
+    let t = Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wordle-tree"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "--list",
+            "wordle-all",
+            "review",
+            "--json",
+            "--time-limit",
+            "1",
+        ])
+        .arg("salet:BBBBB")
+        .output()
+        .unwrap();
+    let took = t.elapsed();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(took < 2 * limit + startup, "{took:?}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"]["exact"], false, "{v}");
+    let step = &v["steps"][0];
+    assert_eq!(step["best"]["proved_optimal"], false, "{step}");
+    let r = step["played"]["expected_range"]
+        .as_array()
+        .expect("a range");
+    assert!(r[0].as_f64().unwrap() < r[1].as_f64().unwrap(), "{step}");
+}
