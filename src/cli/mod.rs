@@ -693,7 +693,7 @@ fn shipped_dirs(ctx: &Ctx, what: &str) -> Vec<PathBuf> {
 fn opener_table(ctx: &Ctx) -> Result<Option<(OpenerTable, PathBuf)>> {
     Ok(match ctx.table {
         Some(p) => Some((
-            OpenerTable::load_for(p, ctx.game, ctx.hard, wordle_tree::jobs::check::GAME_LIMIT)?,
+            OpenerTable::load_for(p, ctx.game, ctx.hard, wordle_tree::game::GAME_LIMIT)?,
             p.to_path_buf(),
         )),
         None => wordle_tree::shipped::find_table(&shipped_dirs(ctx, "tables"), ctx.game, ctx.hard)?,
@@ -867,170 +867,237 @@ fn rank(
     } else {
         top.min(scores.len())
     };
-    let exact_table = if exact {
-        Some(opener_table(ctx)?.with_context(|| {
-            format!(
-                "no opener table for {} in {} mode ({} is not built in{}); pass --table FILE or build one (`openers --exact --write-table FILE`, see docs/guide/tables.md)",
-                game.list_tag(),
-                mode_name(ctx.hard),
-                opener_table::shipped_name(game, ctx.hard),
-                match ctx.data {
-                    Some(d) => format!(" nor in {}", d.join("tables").display()),
-                    None => String::new(),
-                }
-            )
-        })?)
-    } else {
-        None
+    let exact_table = if exact { Some(rank_table(ctx)?) } else { None };
+    let ranked = Ranked {
+        game,
+        exact: exact_table.as_ref().map(|(t, f)| (t, f.as_path())),
     };
-    let row_of = |g: GuessId| {
-        exact_table
-            .as_ref()
-            .and_then(|(t, _)| t.get(game.guesses[g.index()]))
-    };
-    let partial = exact_table.as_ref().is_some_and(|(t, _)| !t.is_complete());
     if sort == RankSort::Exact {
         // A stable sort: ties keep the metric's order.
-        scores.sort_by_key(|s| match row_of(s.guess).map(|r| r.entry) {
-            Some(opener_table::Entry::Exact { total, .. }) => (0, total),
-            Some(opener_table::Entry::CannotFinish) => (1, 0),
-            None => (2, 0),
+        scores.sort_by_key(|s| match ranked.cell(s.guess) {
+            ExactCell::Ranked { total, .. } => (0, total),
+            ExactCell::CannotFinish => (1, 0),
+            ExactCell::Unsolved => (2, 0),
         });
     }
+    let scored = scores.len();
+    let scores = &scores[..shown];
     match fmt {
         RankFormat::Table => {
+            let by = match sort {
+                RankSort::Metric => format!("{metric:?}"),
+                RankSort::Exact => format!("the exact total (ties by {metric:?})"),
+            };
+            ranked.print_table(scores, &by)?;
             outln!(
-                "{}; ranked by {}",
-                describe(game, false).replace(", normal mode", ""),
-                match sort {
-                    RankSort::Metric => format!("{metric:?}"),
-                    RankSort::Exact => format!("the exact total (ties by {metric:?})"),
-                }
-            );
-            let mut head = format!(
-                "{:>5}  {:<5}  {:>6}  {:>9}  {:>8}  {:>7}  {:>9}",
-                "rank", "guess", "worst", "expected", "entropy", "buckets", "frequency"
-            );
-            if let Some((t, file)) = &exact_table {
-                outln!("exact totals from {}: {}", file.display(), t.describe());
-                head += &format!(
-                    "  {:>6}  {:>7}  {:>5}  {:>10}",
-                    "total", "average", "depth", "exact rank"
-                );
-            }
-            outln!("{head}");
-            // Footnotes owed: a starred (partial) rank, an unsolved opener, one that
-            // cannot finish.
-            let (mut starred, mut unsolved, mut cannot) = (false, false, false);
-            for (i, s) in scores[..shown].iter().enumerate() {
-                let mut line = format!(
-                    "{:>5}  {:<5}  {:>6}  {:>9.3}  {:>8.4}  {:>7}  {:>9.4}",
-                    i + 1,
-                    game.guesses[s.guess.index()],
-                    s.worst,
-                    s.expected,
-                    s.entropy,
-                    s.buckets,
-                    s.frequency
-                );
-                if exact_table.is_some() {
-                    line += &match row_of(s.guess).map(|r| (r.entry, r.rank)) {
-                        Some((opener_table::Entry::Exact { total, max_depth }, Some(rank))) => {
-                            starred |= partial;
-                            format!(
-                                "  {total:>6}  {:>7}  {max_depth:>5}  {:>10}",
-                                opener_table::average(total, game.n_answers()),
-                                format!("{rank}{}", if partial { "*" } else { "" })
-                            )
-                        }
-                        Some(_) => {
-                            cannot = true;
-                            format!("  {:>6}  {:>7}  {:>5}  {:>10}", "-", "-", "-", "can't end")
-                        }
-                        None => {
-                            unsolved = true;
-                            format!("  {:>6}  {:>7}  {:>5}  {:>10}", "?", "?", "?", "?")
-                        }
-                    };
-                }
-                outln!("{line}");
-            }
-            if let Some((t, _)) = &exact_table {
-                if starred {
-                    outln!(
-                        "* rank among the {} openers solved so far, of {} (the table is partial: not a proved rank)",
-                        t.solved(),
-                        t.openers
-                    );
-                }
-                if unsolved {
-                    outln!("? not in the table yet (the table is partial)");
-                }
-                if cannot {
-                    outln!(
-                        "can't end: cannot find every answer within {} guesses",
-                        t.max_guesses
-                    );
-                }
-            }
-            outln!(
-                "{} guesses scored in {:.3} s",
-                scores.len(),
+                "{scored} guesses scored in {:.3} s",
                 t.elapsed().as_secs_f64()
             );
         }
-        RankFormat::Csv => {
-            if exact_table.is_some() {
-                outln!("rank,guess,worst,expected,entropy,buckets,frequency,total,average,max_depth,exact_rank,exact_rank_proved");
-            } else {
-                outln!("rank,guess,worst,expected,entropy,buckets,frequency");
-            }
-            for (i, s) in scores[..shown].iter().enumerate() {
-                let mut line = format!(
-                    "{},{},{},{:.6},{:.6},{},{:.6}",
-                    i + 1,
-                    game.guesses[s.guess.index()],
-                    s.worst,
-                    s.expected,
-                    s.entropy,
-                    s.buckets,
-                    s.frequency
-                );
-                if exact_table.is_some() {
-                    line += &match row_of(s.guess).map(|r| (r.entry, r.rank)) {
-                        Some((opener_table::Entry::Exact { total, max_depth }, Some(rank))) => {
-                            format!(
-                                ",{total},{},{max_depth},{rank},{}",
-                                opener_table::average(total, game.n_answers()),
-                                if partial { "no" } else { "yes" }
-                            )
-                        }
-                        Some(_) => ",cannot finish,,,,".to_string(),
-                        None => ",,,,,".to_string(),
-                    };
-                }
-                outln!("{line}");
-            }
-        }
-        RankFormat::Json => {
-            let rows: Vec<serde_json::Value> = scores[..shown]
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    let mut v = serde_json::to_value(s).expect("scores serialise");
-                    v["rank"] = (i + 1).into();
-                    let word = game.guesses[s.guess.index()];
-                    v["guess"] = word.to_string().into();
-                    if let Some((t, file)) = &exact_table {
-                        v["exact"] = opener_json(t, file, word);
-                    }
-                    v
-                })
-                .collect();
-            outln!("{}", serde_json::to_string_pretty(&rows)?);
-        }
+        RankFormat::Csv => ranked.print_csv(scores)?,
+        RankFormat::Json => ranked.print_json(scores)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `rank --exact`'s opener table, or the error that says where one is looked for.
+fn rank_table(ctx: &Ctx) -> Result<(OpenerTable, PathBuf)> {
+    opener_table(ctx)?.with_context(|| {
+        format!(
+            "no opener table for {} in {} mode ({} is not built in{}); pass --table FILE or build one (`openers --exact --write-table FILE`, see docs/guide/tables.md)",
+            ctx.game.list_tag(),
+            mode_name(ctx.hard),
+            opener_table::shipped_name(ctx.game, ctx.hard),
+            match ctx.data {
+                Some(d) => format!(" nor in {}", d.join("tables").display()),
+                None => String::new(),
+            }
+        )
+    })
+}
+
+/// What `rank --exact` shows of one opener from the table.
+#[derive(Clone, Copy)]
+enum ExactCell {
+    /// An exact total with its rank (among the rows solved so far when partial).
+    Ranked {
+        total: u64,
+        max_depth: u8,
+        rank: usize,
+    },
+    CannotFinish,
+    /// Not in a partial table.
+    Unsolved,
+}
+
+/// The rows `rank` prints, and the opener table of `--exact` with its file.
+struct Ranked<'a> {
+    game: &'a Game,
+    exact: Option<(&'a OpenerTable, &'a Path)>,
+}
+
+impl Ranked<'_> {
+    /// True when the table is partial: its ranks are among the openers solved so far.
+    fn partial(&self) -> bool {
+        self.exact.is_some_and(|(t, _)| !t.is_complete())
+    }
+
+    fn cell(&self, g: GuessId) -> ExactCell {
+        let row = self
+            .exact
+            .and_then(|(t, _)| t.get(self.game.guesses[g.index()]));
+        match row.map(|r| (r.entry, r.rank)) {
+            Some((opener_table::Entry::Exact { total, max_depth }, Some(rank))) => {
+                ExactCell::Ranked {
+                    total,
+                    max_depth,
+                    rank,
+                }
+            }
+            Some(_) => ExactCell::CannotFinish,
+            None => ExactCell::Unsolved,
+        }
+    }
+
+    fn word(&self, s: &analysis::Score) -> Word {
+        self.game.guesses[s.guess.index()]
+    }
+
+    /// The aligned table, its footnotes owed (a starred partial rank, an unsolved
+    /// opener, one that cannot finish).
+    fn print_table(&self, scores: &[analysis::Score], by: &str) -> Result<()> {
+        let game = self.game;
+        outln!(
+            "{}; ranked by {by}",
+            describe(game, false).replace(", normal mode", "")
+        );
+        let mut head = format!(
+            "{:>5}  {:<5}  {:>6}  {:>9}  {:>8}  {:>7}  {:>9}",
+            "rank", "guess", "worst", "expected", "entropy", "buckets", "frequency"
+        );
+        if let Some((t, file)) = self.exact {
+            outln!("exact totals from {}: {}", file.display(), t.describe());
+            head += &format!(
+                "  {:>6}  {:>7}  {:>5}  {:>10}",
+                "total", "average", "depth", "exact rank"
+            );
+        }
+        outln!("{head}");
+        let partial = self.partial();
+        let (mut starred, mut unsolved, mut cannot) = (false, false, false);
+        for (i, s) in scores.iter().enumerate() {
+            let mut line = format!(
+                "{:>5}  {:<5}  {:>6}  {:>9.3}  {:>8.4}  {:>7}  {:>9.4}",
+                i + 1,
+                self.word(s),
+                s.worst,
+                s.expected,
+                s.entropy,
+                s.buckets,
+                s.frequency
+            );
+            if self.exact.is_some() {
+                line += &match self.cell(s.guess) {
+                    ExactCell::Ranked {
+                        total,
+                        max_depth,
+                        rank,
+                    } => {
+                        starred |= partial;
+                        format!(
+                            "  {total:>6}  {:>7}  {max_depth:>5}  {:>10}",
+                            opener_table::average(total, game.n_answers()),
+                            format!("{rank}{}", if partial { "*" } else { "" })
+                        )
+                    }
+                    ExactCell::CannotFinish => {
+                        cannot = true;
+                        format!("  {:>6}  {:>7}  {:>5}  {:>10}", "-", "-", "-", "can't end")
+                    }
+                    ExactCell::Unsolved => {
+                        unsolved = true;
+                        format!("  {:>6}  {:>7}  {:>5}  {:>10}", "?", "?", "?", "?")
+                    }
+                };
+            }
+            outln!("{line}");
+        }
+        if let Some((t, _)) = self.exact {
+            if starred {
+                outln!(
+                    "* rank among the {} openers solved so far, of {} (the table is partial: not a proved rank)",
+                    t.solved(),
+                    t.openers
+                );
+            }
+            if unsolved {
+                outln!("? not in the table yet (the table is partial)");
+            }
+            if cannot {
+                outln!(
+                    "can't end: cannot find every answer within {} guesses",
+                    t.max_guesses
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn print_csv(&self, scores: &[analysis::Score]) -> Result<()> {
+        if self.exact.is_some() {
+            outln!("rank,guess,worst,expected,entropy,buckets,frequency,total,average,max_depth,exact_rank,exact_rank_proved");
+        } else {
+            outln!("rank,guess,worst,expected,entropy,buckets,frequency");
+        }
+        for (i, s) in scores.iter().enumerate() {
+            let mut line = format!(
+                "{},{},{},{:.6},{:.6},{},{:.6}",
+                i + 1,
+                self.word(s),
+                s.worst,
+                s.expected,
+                s.entropy,
+                s.buckets,
+                s.frequency
+            );
+            if self.exact.is_some() {
+                line += &match self.cell(s.guess) {
+                    ExactCell::Ranked {
+                        total,
+                        max_depth,
+                        rank,
+                    } => format!(
+                        ",{total},{},{max_depth},{rank},{}",
+                        opener_table::average(total, self.game.n_answers()),
+                        if self.partial() { "no" } else { "yes" }
+                    ),
+                    ExactCell::CannotFinish => ",cannot finish,,,,".to_string(),
+                    ExactCell::Unsolved => ",,,,,".to_string(),
+                };
+            }
+            outln!("{line}");
+        }
+        Ok(())
+    }
+
+    fn print_json(&self, scores: &[analysis::Score]) -> Result<()> {
+        let rows: Vec<serde_json::Value> = scores
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let mut v = serde_json::to_value(s).expect("scores serialise");
+                v["rank"] = (i + 1).into();
+                let word = self.word(s);
+                v["guess"] = word.to_string().into();
+                if let Some((t, file)) = self.exact {
+                    v["exact"] = opener_json(t, file, word);
+                }
+                v
+            })
+            .collect();
+        outln!("{}", serde_json::to_string_pretty(&rows)?);
+        Ok(())
+    }
 }
 
 fn simulate(

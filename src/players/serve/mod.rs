@@ -68,7 +68,7 @@ pub const PAGE: &str = include_str!("page.html");
 
 /// Most history tokens accepted: the game's guesses (every served tree has this
 /// limit; `next` and `review` refuse a longer history the same way).
-pub const MAX_HISTORY: usize = crate::jobs::check::GAME_LIMIT as usize;
+pub const MAX_HISTORY: usize = crate::game::GAME_LIMIT as usize;
 /// Longest query string accepted, in bytes.
 pub const MAX_QUERY: usize = 2048;
 /// Largest request body accepted (no route reads one).
