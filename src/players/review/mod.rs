@@ -29,7 +29,7 @@
 //! candidates through a subtree (microseconds). From the first step that needs a
 //! search (the player's guess differs from the tree's, or the state is off the tree),
 //! one sub-game is built over that state's candidates (in normal mode one guess per
-//! way of splitting them, [`crate::players::play::distinct_splits`]; at the root the game
+//! way of splitting them, `play::distinct_splits`; at the root the game
 //! itself, where regrouping would cost as much as it saves) and one solver answers
 //! every later state and every bucket of the player's guesses, which are subsets of
 //! it, sharing its transposition table; the buckets of one guess are disjoint and are
