@@ -916,6 +916,14 @@ fn rank_table(ctx: &Ctx) -> Result<(OpenerTable, PathBuf)> {
     })
 }
 
+/// The metric columns of `rank`'s table, aligned (the header's and every row's).
+fn metric_cells(c: [&str; 7]) -> String {
+    format!(
+        "{:>5}  {:<5}  {:>6}  {:>9}  {:>8}  {:>7}  {:>9}",
+        c[0], c[1], c[2], c[3], c[4], c[5], c[6]
+    )
+}
+
 /// What `rank --exact` shows of one opener from the table.
 #[derive(Clone, Copy)]
 enum ExactCell {
@@ -963,6 +971,21 @@ impl Ranked<'_> {
         self.game.guesses[s.guess.index()]
     }
 
+    /// The metric cells of the `i`-th score: rank, guess, worst, expected, entropy,
+    /// buckets, frequency; `decimals` of the expected size, entropy and frequency.
+    fn metrics(&self, i: usize, s: &analysis::Score, decimals: [usize; 3]) -> [String; 7] {
+        let [e, h, f] = decimals;
+        [
+            (i + 1).to_string(),
+            self.word(s).to_string(),
+            s.worst.to_string(),
+            format!("{:.e$}", s.expected),
+            format!("{:.h$}", s.entropy),
+            s.buckets.to_string(),
+            format!("{:.f$}", s.frequency),
+        ]
+    }
+
     /// The aligned table, its footnotes owed (a starred partial rank, an unsolved
     /// opener, one that cannot finish).
     fn print_table(&self, scores: &[analysis::Score], by: &str) -> Result<()> {
@@ -971,10 +994,15 @@ impl Ranked<'_> {
             "{}; ranked by {by}",
             describe(game, false).replace(", normal mode", "")
         );
-        let mut head = format!(
-            "{:>5}  {:<5}  {:>6}  {:>9}  {:>8}  {:>7}  {:>9}",
-            "rank", "guess", "worst", "expected", "entropy", "buckets", "frequency"
-        );
+        let mut head = metric_cells([
+            "rank",
+            "guess",
+            "worst",
+            "expected",
+            "entropy",
+            "buckets",
+            "frequency",
+        ]);
         if let Some((t, file)) = self.exact {
             outln!("exact totals from {}: {}", file.display(), t.describe());
             head += &format!(
@@ -986,16 +1014,8 @@ impl Ranked<'_> {
         let partial = self.partial();
         let (mut starred, mut unsolved, mut cannot) = (false, false, false);
         for (i, s) in scores.iter().enumerate() {
-            let mut line = format!(
-                "{:>5}  {:<5}  {:>6}  {:>9.3}  {:>8.4}  {:>7}  {:>9.4}",
-                i + 1,
-                self.word(s),
-                s.worst,
-                s.expected,
-                s.entropy,
-                s.buckets,
-                s.frequency
-            );
+            let cells = self.metrics(i, s, [3, 4, 4]);
+            let mut line = metric_cells(cells.each_ref().map(String::as_str));
             if self.exact.is_some() {
                 line += &match self.cell(s.guess) {
                     ExactCell::Ranked {
@@ -1050,16 +1070,7 @@ impl Ranked<'_> {
             outln!("rank,guess,worst,expected,entropy,buckets,frequency");
         }
         for (i, s) in scores.iter().enumerate() {
-            let mut line = format!(
-                "{},{},{},{:.6},{:.6},{},{:.6}",
-                i + 1,
-                self.word(s),
-                s.worst,
-                s.expected,
-                s.entropy,
-                s.buckets,
-                s.frequency
-            );
+            let mut line = self.metrics(i, s, [6, 6, 6]).join(",");
             if self.exact.is_some() {
                 line += &match self.cell(s.guess) {
                     ExactCell::Ranked {

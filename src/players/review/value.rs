@@ -332,32 +332,21 @@ fn greedy_scoring(
 }
 
 /// The sum of the squared bucket sizes of a guess (its feedback row) over `ids`, and
-/// whether the guess is one of them. `counts` is all zeros before and after.
+/// whether the guess is one of them: `(c + 1)^2 - c^2 = 2c + 1` per candidate, and
+/// only the buckets used are cleared (a small state's plan has many nodes, and a
+/// large state is scored at one node). `counts` is all zeros before and after.
 fn bucket_squares(row: &[u8], ids: &[AnswerId], counts: &mut [u32; 243]) -> (u64, bool) {
-    let green = Feedback::ALL_GREEN.0 as usize;
-    if ids.len() >= 243 {
-        for &a in ids {
-            counts[row[a.index()] as usize] += 1;
-        }
-        let squares = counts.iter().map(|&c| c as u64 * c as u64).sum();
-        let candidate = counts[green] > 0;
-        counts.fill(0);
-        (squares, candidate)
-    } else {
-        // Few candidates: `(c + 1)^2 - c^2 = 2c + 1` per candidate, and only the
-        // buckets used are cleared (a small state's plan has many nodes).
-        let mut squares = 0;
-        for &a in ids {
-            let c = &mut counts[row[a.index()] as usize];
-            squares += 2 * *c as u64 + 1;
-            *c += 1;
-        }
-        let candidate = counts[green] > 0;
-        for &a in ids {
-            counts[row[a.index()] as usize] = 0;
-        }
-        (squares, candidate)
+    let mut squares = 0;
+    for &a in ids {
+        let c = &mut counts[row[a.index()] as usize];
+        squares += 2 * *c as u64 + 1;
+        *c += 1;
     }
+    let candidate = counts[Feedback::ALL_GREEN.0 as usize] > 0;
+    for &a in ids {
+        counts[row[a.index()] as usize] = 0;
+    }
+    (squares, candidate)
 }
 
 /// Every allowed guess of `game` that reaches `target` on the state `cands` (normal
@@ -435,7 +424,6 @@ pub(super) fn tie_set(
 mod tests {
     use super::*;
     use crate::game::ListSource;
-    use crate::search::Config;
 
     /// Issue 38: once the deadline has passed a state's upper end is a greedy plan
     /// that scores only a sample of the guesses at each node. Whatever the sample, the
@@ -450,15 +438,9 @@ mod tests {
         let game = Game::from_words(&answers, &guesses);
         let table = FeedbackTable::build(&game);
         let (mut states, mut sampled_worse) = (0, 0);
+        let stop = AtomicBool::new(false);
         for hard in [false, true] {
-            let solver = Solver::new(
-                &game,
-                &table,
-                Config {
-                    hard,
-                    ..Config::default()
-                },
-            );
+            let solver = play::state_solver(&game, &table, 6, hard, &stop);
             for opener in (0..game.n_guesses()).step_by(53).map(GuessId::new) {
                 let word = game.guesses[opener.index()];
                 for (f, bucket) in buckets(&game, word, &game.all_answer_ids()) {
