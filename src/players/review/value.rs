@@ -172,7 +172,7 @@ pub(super) fn state_value(
             Some(d) => {
                 if Instant::now() >= d {
                     if let Some((cost, guess)) =
-                        greedy(solver.game(), table, ids, l, revealed, hard)
+                        greedy(solver.game(), table, ids, l, revealed, hard, GREEDY_GUESSES)
                     {
                         let least = 2 * ids.len() as u64 - 1;
                         return Ok(((least.min(cost), cost), Some(guess), beyond));
@@ -220,47 +220,39 @@ fn unsearched(
     let hard = solver.config().hard;
     let least = 2 * ids.len() as u64 - 1;
     let game = solver.game();
-    let (l, (cost, guess)) = match greedy(game, table, ids, l, revealed, hard) {
+    let (l, (cost, guess)) = match greedy(game, table, ids, l, revealed, hard, GREEDY_GUESSES) {
         Some(plan) => (l, plan),
         None => {
             let most = ids.len().clamp(l as usize + 1, u8::MAX as usize) as u8;
-            (most, greedy(game, table, ids, most, revealed, hard)?)
+            (
+                most,
+                greedy(game, table, ids, most, revealed, hard, GREEDY_GUESSES)?,
+            )
         }
     };
     Some(((least.min(cost), cost), Some(guess), (l as i32) > left))
 }
 
-/// The guesses each node of a [`greedy`] plan scores: all of them when the game has
-/// no more, else a sample of this many (issue 38: a full scan at every node of the
-/// plan read about 1e9 feedback entries on the 12,972 x 12,972 game, 30 s after a
-/// deadline of 0). A plan's work is then at most `2 x GREEDY_GUESSES` entries per
-/// candidate per level of the plan, whatever the game.
+/// The guesses each node of a review's [`greedy`] plan scores: all of them when the
+/// game has no more, else a sample of this many (issue 38: a full scan at every node
+/// of the plan read about 1e9 feedback entries on the 12,972 x 12,972 game, 54 s of
+/// CPU after a deadline of 0). A plan's work is then at most `2 x GREEDY_GUESSES`
+/// entries per candidate per level of the plan, whatever the game.
 const GREEDY_GUESSES: usize = 512;
 
 /// A plan that needs no search: at every state the guess leaving the fewest
 /// candidates on average (least sum of squared bucket sizes; a candidate first on
-/// ties, then the lowest id), among the allowed guesses scored
-/// ([`GREEDY_GUESSES`]), the state's only candidate when one is left. Its total
-/// cost and first guess, or `None` when it does not finish every candidate within
-/// `left` guesses. Its cost is a real plan's, so an upper bound on the state's value
-/// whatever guesses were scored.
+/// ties, then the lowest id), among the allowed guesses scored, the state's only
+/// candidate when one is left. Its total cost and first guess, or `None` when it does
+/// not finish every candidate within `left` guesses. Its cost is a real plan's, so an
+/// upper bound on the state's value whatever guesses were scored.
+///
+/// At most `sample` guesses are scored at each node ([`GREEDY_GUESSES`] in a review;
+/// every guess when the game has no more than that): half of them the node's
+/// candidates (each an allowed guess, in hard mode too, and each makes progress, so a
+/// plan with guesses enough always finishes), spread over the candidates, the rest
+/// spread evenly over every guess.
 fn greedy(
-    game: &Game,
-    table: &FeedbackTable,
-    ids: &[AnswerId],
-    left: u8,
-    revealed: &Revealed,
-    hard: bool,
-) -> Option<(u64, GuessId)> {
-    greedy_scoring(game, table, ids, left, revealed, hard, GREEDY_GUESSES)
-}
-
-/// [`greedy`], scoring at most `sample` guesses at each node (every guess when the
-/// game has no more than that): half of them the node's candidates (each an allowed
-/// guess, in hard mode too, and each makes progress, so a plan with guesses enough
-/// always finishes), spread over the candidates, the rest spread evenly over every
-/// guess.
-fn greedy_scoring(
     game: &Game,
     table: &FeedbackTable,
     ids: &[AnswerId],
@@ -326,7 +318,7 @@ fn greedy_scoring(
         } else {
             *revealed
         };
-        total += greedy_scoring(game, table, &bucket, left - 1, &r, hard, sample)?.0;
+        total += greedy(game, table, &bucket, left - 1, &r, hard, sample)?.0;
     }
     Some((total, g))
 }
@@ -454,20 +446,18 @@ mod tests {
                     };
                     let n = bucket.len() as u64;
                     let exact = solver.cost(&bucket, 5, &r).unwrap().map(|c| c as u64);
-                    let full = greedy_scoring(&game, &table, &bucket, 5, &r, hard, usize::MAX);
-                    let all_scored =
-                        greedy_scoring(&game, &table, &bucket, 5, &r, hard, game.n_guesses());
+                    let full = greedy(&game, &table, &bucket, 5, &r, hard, usize::MAX);
+                    let all_scored = greedy(&game, &table, &bucket, 5, &r, hard, game.n_guesses());
                     assert_eq!(full, all_scored);
                     for sample in [2, 8, 64] {
                         let most = bucket.len().max(5) as u8;
-                        let (cost, g) =
-                            greedy_scoring(&game, &table, &bucket, most, &r, hard, sample)
-                                .expect("with guesses enough a sampled plan finishes");
+                        let (cost, g) = greedy(&game, &table, &bucket, most, &r, hard, sample)
+                            .expect("with guesses enough a sampled plan finishes");
                         assert!(cost >= 2 * n - 1, "{cost} {n}");
                         assert!(!hard || r.allows(game.guesses[g.index()]));
                         if let Some(e) = exact {
                             if let Some((c, _)) =
-                                greedy_scoring(&game, &table, &bucket, 5, &r, hard, sample)
+                                greedy(&game, &table, &bucket, 5, &r, hard, sample)
                             {
                                 assert!(c >= e, "sample {sample}: {c} < {e}");
                                 if let Some((fc, _)) = full {
