@@ -48,7 +48,10 @@
 //! shown as exact. The work after the deadline is bounded too (issue 38: 37 s under
 //! a 2 s limit before): an eighth of the time limit after it, every search still
 //! running is cut (the solvers watch the review's own stop flag) and its state is
-//! valued by greedy plans alone.
+//! valued by greedy plans alone. A greedy plan scores a fixed sample of guesses at
+//! each of its nodes (512: half the node's candidates, half spread over every guess),
+//! so its work grows with the state's candidates, not with the game's guesses
+//! (scanning every guess at every node took 54 s of CPU on the 12,972 x 12,972 game).
 //!
 //! What is proved (issue 38): a tree only where the caller checked it
 //! ([`tree_trust`]: its total equals its opener's in a complete opener table), and
