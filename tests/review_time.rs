@@ -63,14 +63,15 @@ fn a_review_returns_within_twice_its_time_limit() {
 /// about 1e9 feedback entries, and `review --time-limit 0 salet:BBBBB` took 54 s of
 /// CPU (130 s wall on the loaded machine) with the release binary. The plan now scores
 /// a bounded sample of guesses at each node: the review takes the time to load the
-/// lists and build the feedback table (about 1 s of CPU), plus the limit. The values
-/// stay ranges, never exact.
+/// lists and build the 168 MB feedback table, plus the limit (release: 1.2 s of CPU
+/// with a limit of 0; this test profile's binary: 3.8 s of CPU, 10 s wall with the
+/// machine's load average at 17). The bound is wide for a shared machine and still
+/// far below the time before. The values stay ranges, never exact.
 #[test]
 fn a_review_of_the_largest_game_after_its_deadline_is_quick() {
     let limit = Duration::from_secs(1);
-    // Loading the lists and building the 168 MB feedback table, with room for a
-    // loaded machine; the review before the fix took 54 s of CPU alone.
-    let startup = Duration::from_secs(6);
+    // Loading the lists and building the table, with room for a loaded machine.
+    let startup = Duration::from_secs(25);
     let (took, v) = timed_json(&[
         "--list",
         "wordle-all",
