@@ -185,16 +185,7 @@ fn group_by_letters(game: &Game, plan: &mut Vec<GuessId>) -> Vec<std::ops::Range
     ranges
 }
 
-/// What is proved about one opener.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The exact least total.
-    Exact(u64),
-    /// A proved lower bound, at least the cutoff the opener was searched under.
-    AtLeast(u64),
-    /// No tree from this opener finds every answer within the maximum guesses.
-    CannotFinish,
-}
+pub use crate::store::opener_table::Outcome;
 
 impl Outcome {
     /// The outcome a finished [`Solver::opener_cost`] proves: a value the solver's
@@ -238,6 +229,15 @@ pub struct Record {
     /// records it with an exact total; `None` otherwise and in files written before
     /// it existed, which older builds read cleanly: they ignore the extra field).
     pub max_depth: Option<u8>,
+}
+
+impl crate::store::opener_table::OpenerResult for Record {
+    fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+    fn max_depth(&self) -> Option<u8> {
+        self.max_depth
+    }
 }
 
 impl Record {
