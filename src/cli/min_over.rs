@@ -168,18 +168,11 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
 /// The best rows (exact counts, extended to ties) and what the rest is known to leave.
 fn table(r: &Ranking, d: u8) -> String {
     let mut out = String::new();
-    let mut shown = SHOWN.min(r.exact.len());
-    while shown > 0 && shown < r.exact.len() && r.exact[shown].0 == r.exact[shown - 1].0 {
-        shown += 1;
-    }
+    let shown = r.shown(SHOWN);
     if shown > 0 {
         out += &format!("{:>5}  {:<6}  over {d}\n", "rank", "opener");
     }
-    let mut rank = 0;
-    for (i, &(v, w)) in r.exact[..shown].iter().enumerate() {
-        if i == 0 || v != r.exact[i - 1].0 {
-            rank = i + 1;
-        }
+    for (rank, v, w) in r.ranked(shown) {
         out += &format!("{rank:>5}  {:<6}  {v:>6}\n", w.to_string());
     }
     if r.exact.len() > shown {
