@@ -283,19 +283,12 @@ fn one_within(ctx: &Ctx, args: &CheckArgs, opener: GuessId, depth: u8) -> Result
         } => {
             outln!("REFUTED: from {opener_word}, no tree finds every answer within {depth} guesses{except_text} ({what})");
             if let Some(e) = evidence {
-                let words: Vec<String> = e
-                    .candidates
-                    .iter()
-                    .take(40)
-                    .map(|&a| game.answers[a.index()].to_string())
-                    .collect();
                 outln!(
-                    "evidence: after {opener_word}:{} the {} candidates cannot all be found within {} more guess(es): {}{}",
+                    "evidence: after {opener_word}:{} the {} candidates cannot all be found within {} more guess(es): {}",
                     e.feedback,
                     e.candidates.len(),
                     e.left,
-                    words.join(" "),
-                    if e.candidates.len() > 40 { " ..." } else { "" }
+                    jobs::evidence_words(game, &e.candidates)
                 );
             }
             if let Some(n) = least_over {

@@ -45,23 +45,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         plan.units.first().map_or(0, |u| u.ids.len()),
         a.results.display()
     );
-    let units = Units {
-        plan: &plan,
-        table: &table,
-        results: a.results,
-        shard: a.shard,
-        merge: a.merge,
-        command: "check",
-        bar: "check",
-        verb: "settled",
-        middle: |st| {
-            format!(
-                "candidates {}/{}",
-                st.mine_candidates_done, st.mine_candidates
-            )
-        },
-        bound: false,
-    };
+    let units = Units::new(&plan, &table, a.results, a.shard, a.merge);
     let config = Config {
         max_guesses: a.depth,
         hard: ctx.hard,
@@ -106,19 +90,12 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
                 .iter()
                 .find(|u| u.key.text() == unit)
                 .expect("merge names a unit of the plan");
-            let words: Vec<String> = u
-                .ids
-                .iter()
-                .take(40)
-                .map(|&x| game.answers[x.index()].to_string())
-                .collect();
             outln!(
-                "evidence: unit {unit}: after {opener}:{} the {} candidates cannot all be found within {} more guess(es): {}{}",
+                "evidence: unit {unit}: after {opener}:{} the {} candidates cannot all be found within {} more guess(es): {}",
                 u.key.feedback,
                 u.ids.len(),
                 u.left,
-                words.join(" "),
-                if u.ids.len() > 40 { " ..." } else { "" }
+                super::jobs::evidence_words(game, &u.ids)
             );
             let settled = scan.done.len();
             if settled < plan.units.len() {

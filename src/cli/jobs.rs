@@ -20,7 +20,7 @@ use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::word::{Word, WordList};
 use wordle_tree::game::{Game, GuessId};
 use wordle_tree::jobs::driver::Tally;
-use wordle_tree::jobs::proof::{self, Plan, Scan, Status, Verdict};
+use wordle_tree::jobs::proof::{self, Goal, Plan, Scan, Status, Verdict};
 use wordle_tree::search::{SolveError, Solver};
 use wordle_tree::store::results::Shard;
 
@@ -105,16 +105,31 @@ pub(super) fn tally_bar(quiet: bool, what: &str) -> (indicatif::ProgressBar, imp
     (bar, show)
 }
 
-/// The report after a cutoff sweep: openers searched and reused, the cutoff, the wall
+/// The first 40 answers of `ids`, space-separated (` ...` when there are more): the
+/// candidates of a refutation's evidence.
+pub(super) fn evidence_words(game: &Game, ids: &[wordle_tree::game::AnswerId]) -> String {
+    let words: Vec<String> = ids
+        .iter()
+        .take(40)
+        .map(|&a| game.answers[a.index()].to_string())
+        .collect();
+    words.join(" ") + if ids.len() > 40 { " ..." } else { "" }
+}
+
+/// The report after a cutoff sweep: the directory's warnings, openers searched and reused, the cutoff, the wall
 /// time (after `shard`'s name when given), the spread of per-opener CPU seconds from
 /// `(cpu seconds, label)` pairs, and the peak memory.
 pub(super) fn sweep_report(
+    warnings: &[String],
     shard: Option<Shard>,
     reused: usize,
     cutoff: Option<u64>,
     wall: f64,
     runs: &[(f64, String)],
 ) -> Result<()> {
+    for w in warnings {
+        errln!("warning: {w}");
+    }
     let shard = shard.map_or(String::new(), |s| {
         format!("shard {}/{}: ", s.index, s.count)
     });
@@ -215,20 +230,20 @@ impl TimeLeft {
 
 /// A unit-wise proof's command (`solve --results`, `check --opener W --results`).
 pub(super) struct Units<'a> {
-    pub plan: &'a Plan,
-    pub table: &'a FeedbackTable,
-    pub results: &'a Path,
-    pub shard: Option<Shard>,
-    pub merge: bool,
+    plan: &'a Plan,
+    table: &'a FeedbackTable,
+    results: &'a Path,
+    shard: Option<Shard>,
+    merge: bool,
     /// The command, for the line that sends a shard to `--merge`.
-    pub command: &'static str,
+    command: &'static str,
     /// The bar's name and what a unit is when done (`solved`, `settled`).
-    pub bar: &'static str,
-    pub verb: &'static str,
+    bar: &'static str,
+    verb: &'static str,
     /// What the progress line shows after the units: `bound N`, `candidates i/n`.
-    pub middle: fn(&Status) -> String,
+    middle: fn(&Status) -> String,
     /// Whether the shard's line gives the bound so far.
-    pub bound: bool,
+    bound: bool,
 }
 
 /// How a units run ended.
@@ -242,7 +257,39 @@ pub(super) enum UnitsEnd {
     Merge { scan: Scan, unsearched: usize },
 }
 
-impl Units<'_> {
+impl<'a> Units<'a> {
+    /// The command of `plan`'s objective: `solve` for the total, `check` for a claim.
+    pub(super) fn new(
+        plan: &'a Plan,
+        table: &'a FeedbackTable,
+        results: &'a Path,
+        shard: Option<Shard>,
+        merge: bool,
+    ) -> Units<'a> {
+        let total = plan.identity.goal == Goal::Total;
+        Units {
+            plan,
+            table,
+            results,
+            shard,
+            merge,
+            command: if total { "solve" } else { "check" },
+            bar: if total { "proof" } else { "check" },
+            verb: if total { "solved" } else { "settled" },
+            middle: if total {
+                |st| format!("bound {}", st.bound)
+            } else {
+                |st| {
+                    format!(
+                        "candidates {}/{}",
+                        st.mine_candidates_done, st.mine_candidates
+                    )
+                }
+            },
+            bound: total,
+        }
+    }
+
     /// Reads the directory, runs this shard's units on `solver` (unless `--merge`),
     /// reports, and reads the directory again for the merge.
     pub(super) fn run(&self, ctx: &Ctx, solver: &Solver) -> Result<UnitsEnd> {

@@ -102,9 +102,6 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             }
             other => other?,
         };
-        for w in &summary.warnings {
-            errln!("warning: {w}");
-        }
         let runs: Vec<(f64, String)> = summary
             .computed
             .iter()
@@ -114,7 +111,14 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             })
             .collect();
         let wall = t.elapsed().as_secs_f64();
-        jobs::sweep_report(None, summary.reused, summary.cutoff, wall, &runs)?;
+        jobs::sweep_report(
+            &summary.warnings,
+            None,
+            summary.reused,
+            summary.cutoff,
+            wall,
+            &runs,
+        )?;
     } else {
         let (_, warnings) = dir.scan()?;
         for w in &warnings {
@@ -175,13 +179,8 @@ fn table(r: &Ranking, d: u8) -> String {
     for (rank, v, w) in r.ranked(shown) {
         out += &format!("{rank:>5}  {:<6}  {v:>6}\n", w.to_string());
     }
-    if r.exact.len() > shown {
-        out += &format!(
-            "{} more openers have exact counts ({} to {})\n",
-            r.exact.len() - shown,
-            r.exact[shown].0,
-            r.exact.last().expect("non-empty").0
-        );
+    if let Some((more, low, high)) = r.beyond(shown) {
+        out += &format!("{more} more openers have exact counts ({low} to {high})\n");
     }
     if let Some(lb) = r.least_bound {
         out += &format!(

@@ -82,9 +82,6 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             Err(e) if jobs::is_interrupted(&e) => stopped = true,
             summary => {
                 let summary = summary?;
-                for w in &summary.warnings {
-                    errln!("warning: {w}");
-                }
                 let runs: Vec<(f64, String)> = summary
                     .computed
                     .iter()
@@ -95,7 +92,14 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
                     })
                     .collect();
                 let wall = t.elapsed().as_secs_f64();
-                jobs::sweep_report(Some(shard), summary.skipped, summary.cutoff, wall, &runs)?;
+                jobs::sweep_report(
+                    &summary.warnings,
+                    Some(shard),
+                    summary.skipped,
+                    summary.cutoff,
+                    wall,
+                    &runs,
+                )?;
             }
         }
     }

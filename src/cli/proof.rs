@@ -107,18 +107,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         plan.units.first().map_or(0, |u| u.ids.len()),
         a.results.display()
     );
-    let units = Units {
-        plan: &plan,
-        table: &table,
-        results: a.results,
-        shard: a.shard,
-        merge: a.merge,
-        command: "solve",
-        bar: "proof",
-        verb: "solved",
-        middle: |st| format!("bound {}", st.bound),
-        bound: true,
-    };
+    let units = Units::new(&plan, &table, a.results, a.shard, a.merge);
     let solver = Solver::new(game, &table, solver_config(ctx, &a)?).with_stop(ctx.stop);
     let scan = match units.run(ctx, &solver)? {
         UnitsEnd::Stopped(code) => return Ok(code),

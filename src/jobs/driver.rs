@@ -207,6 +207,133 @@ pub fn run<J: Job>(
     Ok(ran)
 }
 
+/// A per-opener cutoff sweep (`openers`, the min-over sweep): what it supplies to
+/// [`OpenerSweep`], which holds the rest (stored records, the falling cutoff, the
+/// tally, the records computed) and is the [`Job`] the driver runs.
+pub trait OpenerJob: Sync {
+    type Worker;
+    type Record: Clone + Send + Sync;
+    type Error: Send + From<SolveError> + From<crate::store::results::ResultsError>;
+
+    /// A worker's solvers.
+    fn worker(&self) -> Self::Worker;
+    /// What a record proves.
+    fn outcome(r: &Self::Record) -> Outcome;
+    /// Whether a stored record settles its opener under `cutoff`.
+    fn reusable(&self, r: &Self::Record, cutoff: Option<u64>) -> bool;
+    /// Searches `opener` under `cutoff`.
+    fn solve(
+        &self,
+        worker: &mut Self::Worker,
+        opener: GuessId,
+        cutoff: Option<u64>,
+    ) -> Result<Self::Record, Self::Error>;
+    /// Writes a searched record atomically.
+    fn write(&self, opener: GuessId, r: &Self::Record) -> Result<(), Self::Error>;
+    /// The cutoff once a new exact cost `v` is known (it only falls: a higher one is
+    /// ignored); `None`: no cutoff yet.
+    fn cutoff_after(&self, v: u64) -> Option<u64>;
+}
+
+/// An [`OpenerJob`] with the state every cutoff sweep keeps; the [`Job`] of one
+/// unit per opener.
+pub struct OpenerSweep<'a, J: OpenerJob> {
+    pub job: J,
+    results: &'a crate::store::results::ResultsDir,
+    records: std::collections::BTreeMap<GuessId, J::Record>,
+    pub cutoff: Cutoff,
+    tally: Mutex<Tally>,
+    computed: Mutex<Vec<J::Record>>,
+    progress: &'a (dyn Fn(&Tally) + Sync),
+}
+
+impl<'a, J: OpenerJob> OpenerSweep<'a, J> {
+    /// `records`: what `results` holds; `cutoff`: the first cutoff; `total`: the
+    /// openers to settle.
+    pub fn new(
+        job: J,
+        results: &'a crate::store::results::ResultsDir,
+        records: std::collections::BTreeMap<GuessId, J::Record>,
+        cutoff: Option<u64>,
+        total: usize,
+        progress: &'a (dyn Fn(&Tally) + Sync),
+    ) -> Self {
+        let best = records
+            .values()
+            .filter_map(|r| match J::outcome(r) {
+                Outcome::Exact(v) => Some(v),
+                _ => None,
+            })
+            .min();
+        OpenerSweep {
+            job,
+            results,
+            records,
+            tally: Mutex::new(Tally {
+                total,
+                best,
+                cutoff,
+                ..Tally::default()
+            }),
+            cutoff: Cutoff::new(cutoff),
+            computed: Mutex::new(Vec::new()),
+            progress,
+        }
+    }
+
+    /// The records computed (in completion order) and the last cutoff.
+    pub fn finish(self) -> (Vec<J::Record>, Option<u64>) {
+        (self.computed.into_inner().unwrap(), self.cutoff.get())
+    }
+}
+
+impl<J: OpenerJob> Job for OpenerSweep<'_, J> {
+    type Unit = GuessId;
+    type Worker = J::Worker;
+    type Record = J::Record;
+    type Error = J::Error;
+
+    fn worker(&self) -> J::Worker {
+        self.job.worker()
+    }
+
+    fn stored(&self, g: GuessId) -> Option<J::Record> {
+        let c = self.cutoff.get();
+        let r = self.records.get(&g)?;
+        self.job.reusable(r, c).then(|| r.clone())
+    }
+
+    fn has_record(&self, g: GuessId) -> bool {
+        self.records.contains_key(&g)
+    }
+
+    fn writable(&self) -> Result<(), J::Error> {
+        Ok(self.results.writable()?)
+    }
+
+    fn solve(&self, w: &mut J::Worker, g: GuessId) -> Result<Option<J::Record>, J::Error> {
+        self.job.solve(w, g, self.cutoff.get()).map(Some)
+    }
+
+    fn write(&self, g: GuessId, r: &J::Record) -> Result<(), J::Error> {
+        self.job.write(g, r)
+    }
+
+    fn settled(&self, _: GuessId, r: J::Record, reused: bool, _: usize) {
+        let outcome = J::outcome(&r);
+        if let (Outcome::Exact(v), false) = (outcome, reused) {
+            self.cutoff.lower(self.job.cutoff_after(v));
+        }
+        let mut t = self.tally.lock().unwrap();
+        t.add(outcome, reused, self.cutoff.get());
+        (self.progress)(&t);
+        drop(t);
+        if !reused {
+            self.computed.lock().unwrap().push(r);
+        }
+    }
+}
+
 /// What can stop a per-opener sweep: a results directory fault (named) or the
 /// search's error (an interruption).
 #[derive(Debug, thiserror::Error)]
@@ -471,6 +598,13 @@ impl Standing {
             shown += 1;
         }
         shown
+    }
+
+    /// Past the first `shown` exact rows: how many more, and their least and
+    /// greatest cost.
+    pub fn beyond(&self, shown: usize) -> Option<(usize, u64, u64)> {
+        let rest = self.exact.get(shown..).filter(|r| !r.is_empty())?;
+        Some((rest.len(), rest[0].0, rest[rest.len() - 1].0))
     }
 
     /// The first `shown` exact rows with their ranks (tied rows share one).

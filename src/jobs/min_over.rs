@@ -43,13 +43,12 @@ use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
 pub use crate::jobs::driver::Tally;
-use crate::jobs::driver::{self, prepass_plan, Cutoff, Job, Queue, Standing, Stopwatch};
+use crate::jobs::driver::{self, prepass_plan, OpenerJob, OpenerSweep, Queue, Standing, Stopwatch};
 use crate::search::{Config, Objective, SolveError, Solver};
 use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
 
 pub use crate::jobs::driver::Outcome;
 
@@ -277,55 +276,44 @@ pub fn sweep(
             _ => None,
         })
         .min();
-    let cutoff = Cutoff::new(settings.cutoff);
-    cutoff.lower(best_stored.map(|b| b + 1));
+    let first = match (settings.cutoff, best_stored.map(|b| b + 1)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
     let threads = settings.threads.max(1).min(queue.units.len().max(1));
     let job = OverJob {
         game,
         table,
         dir,
         stop,
-        progress,
         config: config(
             settings.depth,
             settings.hard,
             settings.memory_limit / threads,
         ),
-        tally: Mutex::new(Tally {
-            total: queue.units.len(),
-            best: best_stored,
-            cutoff: cutoff.get(),
-            ..Tally::default()
-        }),
-        cutoff,
-        records,
-        computed: Mutex::new(Vec::new()),
     };
-    let ran = driver::run(&job, &queue, threads, stop)?;
+    let total = queue.units.len();
+    let sweep = OpenerSweep::new(job, &dir.dir, records, first, total, progress);
+    let ran = driver::run(&sweep, &queue, threads, stop)?;
+    let (computed, cutoff) = sweep.finish();
     Ok(Summary {
-        computed: job.computed.into_inner().unwrap(),
+        computed,
         reused: ran.reused,
-        cutoff: job.cutoff.get(),
+        cutoff,
         warnings,
     })
 }
 
-/// The min-over sweep as a [`Job`]: one unit per opener.
+/// The min-over sweep as an [`OpenerJob`].
 struct OverJob<'a> {
     game: &'a Game,
     table: &'a FeedbackTable,
     dir: &'a OverDir<'a>,
     stop: &'a AtomicBool,
-    progress: &'a (dyn Fn(&Tally) + Sync),
     config: Config,
-    records: BTreeMap<GuessId, Record>,
-    tally: Mutex<Tally>,
-    cutoff: Cutoff,
-    computed: Mutex<Vec<Record>>,
 }
 
-impl<'a> Job for OverJob<'a> {
-    type Unit = GuessId;
+impl<'a> OpenerJob for OverJob<'a> {
     type Worker = Solver<'a>;
     type Record = Record;
     type Error = SweepError;
@@ -334,50 +322,37 @@ impl<'a> Job for OverJob<'a> {
         Solver::new(self.game, self.table, self.config.clone()).with_stop(self.stop)
     }
 
-    fn stored(&self, g: GuessId) -> Option<Record> {
-        let c = self.cutoff.get();
-        self.records
-            .get(&g)
-            .filter(|r| r.outcome.decides(c))
-            .cloned()
+    fn outcome(r: &Record) -> Outcome {
+        r.outcome
     }
 
-    fn has_record(&self, g: GuessId) -> bool {
-        self.records.contains_key(&g)
+    fn reusable(&self, r: &Record, cutoff: Option<u64>) -> bool {
+        r.outcome.decides(cutoff)
     }
 
-    fn writable(&self) -> Result<(), SweepError> {
-        Ok(self.dir.dir.writable()?)
-    }
-
-    fn solve(&self, solver: &mut Solver<'a>, g: GuessId) -> Result<Option<Record>, SweepError> {
-        let c = self.cutoff.get();
+    fn solve(
+        &self,
+        solver: &mut Solver<'a>,
+        g: GuessId,
+        c: Option<u64>,
+    ) -> Result<Record, SweepError> {
         let clock = Stopwatch::start();
         let outcome = opener_over(solver, g, c)?;
-        Ok(Some(Record {
+        Ok(Record {
             opener: self.game.guesses[g.index()],
             outcome,
             cutoff: c,
             seconds: clock.seconds(),
             cpu_seconds: clock.cpu_seconds(),
-        }))
+        })
     }
 
     fn write(&self, _: GuessId, r: &Record) -> Result<(), SweepError> {
         Ok(self.dir.write(r)?)
     }
 
-    fn settled(&self, _: GuessId, r: Record, reused: bool, _: usize) {
-        if let (Outcome::Exact(v), false) = (r.outcome, reused) {
-            self.cutoff.lower(Some(v + 1));
-        }
-        let mut t = self.tally.lock().unwrap();
-        t.add(r.outcome, reused, self.cutoff.get());
-        (self.progress)(&t);
-        drop(t);
-        if !reused {
-            self.computed.lock().unwrap().push(r);
-        }
+    fn cutoff_after(&self, v: u64) -> Option<u64> {
+        Some(v + 1)
     }
 }
 

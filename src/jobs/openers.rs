@@ -53,7 +53,7 @@ use crate::game::table::FeedbackTable;
 use crate::game::word::{ListError, Word, WordList};
 use crate::game::{Game, GuessId};
 pub use crate::jobs::driver::Tally;
-use crate::jobs::driver::{self, prepass_plan, Cutoff, Job, Queue, Standing, Stopwatch};
+use crate::jobs::driver::{self, prepass_plan, OpenerJob, OpenerSweep, Queue, Standing, Stopwatch};
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Config, SolveError, Solver};
 use crate::store::results::{Header, Kind, ResultFile, ResultsDir, ResultsError};
@@ -511,40 +511,28 @@ pub fn run(
         dir,
         settings,
         stop,
-        progress,
-        tally: Mutex::new(Tally {
-            total: queue.units.len(),
-            best: exacts.totals.iter().copied().min(),
-            cutoff: first_cutoff,
-            ..Tally::default()
-        }),
-        cutoff: Cutoff::new(first_cutoff),
         exacts: Mutex::new(exacts),
-        computed: Mutex::new(Vec::new()),
-        records: scan.records,
     };
-    let ran = driver::run(&job, &queue, settings.threads, stop)?;
+    let total = queue.units.len();
+    let sweep = OpenerSweep::new(job, &dir.dir, scan.records, first_cutoff, total, progress);
+    let ran = driver::run(&sweep, &queue, settings.threads, stop)?;
+    let (computed, cutoff) = sweep.finish();
     Ok(Summary {
-        computed: job.computed.into_inner().unwrap(),
+        computed,
         skipped: ran.reused,
-        cutoff: job.cutoff.get(),
+        cutoff,
         warnings: scan.warnings,
     })
 }
 
-/// `openers` as a [`Job`]: one unit per opener.
+/// `openers` as an [`OpenerJob`].
 struct OpenersJob<'a> {
     game: &'a Game,
     table: &'a FeedbackTable,
     dir: &'a OpenersDir<'a>,
     settings: &'a Settings,
     stop: &'a AtomicBool,
-    progress: &'a (dyn Fn(&Tally) + Sync),
-    records: BTreeMap<GuessId, Record>,
-    tally: Mutex<Tally>,
-    cutoff: Cutoff,
     exacts: Mutex<Exacts>,
-    computed: Mutex<Vec<Record>>,
 }
 
 /// A worker's solvers: the total's, and in exact mode the feasibility one (the two
@@ -554,8 +542,7 @@ struct Solvers<'a> {
     feasibility: Option<Solver<'a>>,
 }
 
-impl<'a> Job for OpenersJob<'a> {
-    type Unit = GuessId;
+impl<'a> OpenerJob for OpenersJob<'a> {
     type Worker = Solvers<'a>;
     type Record = Record;
     type Error = OpenersError;
@@ -582,27 +569,24 @@ impl<'a> Job for OpenersJob<'a> {
         }
     }
 
-    fn stored(&self, g: GuessId) -> Option<Record> {
-        let c = self.cutoff.get();
-        let r = self.records.get(&g)?;
-        let usable = if self.settings.exact {
+    fn outcome(r: &Record) -> Outcome {
+        r.outcome
+    }
+
+    fn reusable(&self, r: &Record, cutoff: Option<u64>) -> bool {
+        if self.settings.exact {
             r.settles_exactly()
         } else {
-            r.decides(c)
-        };
-        usable.then(|| r.clone())
+            r.decides(cutoff)
+        }
     }
 
-    fn has_record(&self, g: GuessId) -> bool {
-        self.records.contains_key(&g)
-    }
-
-    fn writable(&self) -> Result<(), OpenersError> {
-        Ok(self.dir.dir.writable()?)
-    }
-
-    fn solve(&self, w: &mut Solvers<'a>, g: GuessId) -> Result<Option<Record>, OpenersError> {
-        let c = self.cutoff.get();
+    fn solve(
+        &self,
+        w: &mut Solvers<'a>,
+        g: GuessId,
+        c: Option<u64>,
+    ) -> Result<Record, OpenersError> {
         let states = || {
             w.total.counters().states + w.feasibility.as_ref().map_or(0, |f| f.counters().states)
         };
@@ -620,7 +604,7 @@ impl<'a> Job for OpenersJob<'a> {
             Err(SolveError::Infeasible(_)) => (Outcome::CannotFinish, None),
             Err(e) => return Err(e.into()),
         };
-        Ok(Some(Record {
+        Ok(Record {
             opener: self.game.guesses[g.index()],
             list: self.game.list_tag(),
             checksum: self.game.checksum,
@@ -632,30 +616,20 @@ impl<'a> Job for OpenersJob<'a> {
             cpu_seconds: clock.cpu_seconds(),
             states: states() - states0,
             max_depth,
-        }))
+        })
     }
 
     fn write(&self, g: GuessId, r: &Record) -> Result<(), OpenersError> {
         self.dir.write(g, r)
     }
 
-    fn settled(&self, _: GuessId, r: Record, reused: bool, _: usize) {
-        if !reused {
-            if let Outcome::Exact(v) = r.outcome {
-                let mut ex = self.exacts.lock().unwrap();
-                ex.totals.push(v);
-                if !self.settings.exact {
-                    self.cutoff.lower(ex.cutoff(self.settings));
-                }
-            }
-        }
-        let mut t = self.tally.lock().unwrap();
-        t.add(r.outcome, reused, self.cutoff.get());
-        (self.progress)(&t);
-        drop(t);
-        if !reused {
-            self.computed.lock().unwrap().push(r);
-        }
+    fn cutoff_after(&self, v: u64) -> Option<u64> {
+        let mut ex = self.exacts.lock().unwrap();
+        ex.totals.push(v);
+        // `--exact` searches with no cutoff.
+        (!self.settings.exact)
+            .then(|| ex.cutoff(self.settings))
+            .flatten()
     }
 }
 
@@ -827,12 +801,9 @@ impl Ranking {
                 v as f64 / n_answers.max(1) as f64
             );
         }
-        if self.exact.len() > shown {
+        if let Some((more, low, high)) = self.beyond(shown) {
             out += &format!(
-                "{} more openers have exact totals ({} to {}; show them with --top)\n",
-                self.exact.len() - shown,
-                self.exact[shown].0,
-                self.exact.last().expect("non-empty").0
+                "{more} more openers have exact totals ({low} to {high}; show them with --top)\n"
             );
         }
         if let Some(lb) = self.least_bound {
