@@ -164,7 +164,7 @@ pub fn find_table(
     };
     let path = built_in_path("tables", &name);
     let t = OpenerTable::decode(&text?, &path)?;
-    t.check_game(&path, game, hard, crate::jobs::check::GAME_LIMIT)?;
+    t.check_game(&path, game, hard, crate::game::GAME_LIMIT)?;
     Ok(Some((t, path)))
 }
 

@@ -510,7 +510,7 @@ fn player(
 mod tests {
     use super::*;
 
-    // The random-sample checks against the definitions are in tests/metrics.rs.
+    // The random-sample checks against the definitions are in tests/it/metrics.rs.
 
     #[test]
     fn known_values() {

@@ -75,7 +75,7 @@ pub(super) fn off_tree(
             wordle_tree::players::play::solve_off_tree(
                 game,
                 &bucket,
-                wordle_tree::jobs::check::GAME_LIMIT - 1,
+                wordle_tree::game::GAME_LIMIT - 1,
                 &revealed,
                 ctx.hard,
                 ctx.stop,

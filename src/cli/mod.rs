@@ -1,6 +1,11 @@
 //! Command-line interface: clap types, and their conversion to library calls in one
 //! place. Every command prints plain text on stdout; progress and errors go to stderr.
 //! Errors are `anyhow` here only; the library's are typed.
+//!
+//! Over 800 lines because the clap command tree ([`Command`], every command and
+//! option with its help) and `run`'s dispatch are kept in one place, where a reader
+//! sees the whole interface; each command's work is in a submodule (`rank`, `next`,
+//! `review`, `openers`, ...).
 
 #[macro_use]
 pub mod out;
@@ -9,6 +14,7 @@ mod metrics;
 mod next;
 mod openers;
 mod pack;
+mod rank;
 mod review;
 #[cfg(feature = "serve")]
 mod serve;
@@ -510,13 +516,13 @@ fn run() -> Result<ExitCode> {
             if *sort == RankSort::Exact && !exact {
                 bail!("--sort exact needs the exact totals: add --exact (wordle-tree rank --exact --sort exact)");
             }
-            rank(&ctx, *metric, *top, format, *exact, *sort)
+            rank::rank(&ctx, *metric, *top, format, *exact, *sort)
         }
         Command::Simulate {
             strategy,
             opener,
             plot,
-        } => simulate(&ctx, strategy, opener.as_deref(), plot.as_deref()),
+        } => rank::simulate(&ctx, strategy, opener.as_deref(), plot.as_deref()),
         Command::Metrics(args) => metrics::run(&ctx, args),
         Command::Solve {
             opener,
@@ -694,7 +700,7 @@ fn shipped_dirs(ctx: &Ctx, what: &str) -> Vec<PathBuf> {
 fn opener_table(ctx: &Ctx) -> Result<Option<(OpenerTable, PathBuf)>> {
     Ok(match ctx.table {
         Some(p) => Some((
-            OpenerTable::load_for(p, ctx.game, ctx.hard, wordle_tree::jobs::check::GAME_LIMIT)?,
+            OpenerTable::load_for(p, ctx.game, ctx.hard, wordle_tree::game::GAME_LIMIT)?,
             p.to_path_buf(),
         )),
         None => wordle_tree::shipped::find_table(&shipped_dirs(ctx, "tables"), ctx.game, ctx.hard)?,
@@ -848,249 +854,6 @@ fn describe(game: &Game, hard: bool) -> String {
         game.n_guesses(),
         mode_name(hard)
     )
-}
-
-fn rank(
-    ctx: &Ctx,
-    metric: Metric,
-    top: usize,
-    fmt: RankFormat,
-    exact: bool,
-    sort: RankSort,
-) -> Result<ExitCode> {
-    let game = ctx.game;
-    let t = Instant::now();
-    let table = FeedbackTable::build(game);
-    let ids: Vec<AnswerId> = game.all_answer_ids();
-    let mut scores = analysis::rank(game, &table, &ids, metric);
-    let shown = if top == 0 {
-        scores.len()
-    } else {
-        top.min(scores.len())
-    };
-    let exact_table = if exact {
-        Some(opener_table(ctx)?.with_context(|| {
-            format!(
-                "no opener table for {} in {} mode ({} is not built in{}); pass --table FILE or build one (`openers --exact --write-table FILE`, see docs/guide/tables.md)",
-                game.list_tag(),
-                mode_name(ctx.hard),
-                opener_table::shipped_name(game, ctx.hard),
-                match ctx.data {
-                    Some(d) => format!(" nor in {}", d.join("tables").display()),
-                    None => String::new(),
-                }
-            )
-        })?)
-    } else {
-        None
-    };
-    let row_of = |g: GuessId| {
-        exact_table
-            .as_ref()
-            .and_then(|(t, _)| t.get(game.guesses[g.index()]))
-    };
-    let partial = exact_table.as_ref().is_some_and(|(t, _)| !t.is_complete());
-    if sort == RankSort::Exact {
-        // A stable sort: ties keep the metric's order.
-        scores.sort_by_key(|s| match row_of(s.guess).map(|r| r.entry) {
-            Some(opener_table::Entry::Exact { total, .. }) => (0, total),
-            Some(opener_table::Entry::CannotFinish) => (1, 0),
-            None => (2, 0),
-        });
-    }
-    match fmt {
-        RankFormat::Table => {
-            outln!(
-                "{}; ranked by {}",
-                describe(game, false).replace(", normal mode", ""),
-                match sort {
-                    RankSort::Metric => format!("{metric:?}"),
-                    RankSort::Exact => format!("the exact total (ties by {metric:?})"),
-                }
-            );
-            let mut head = format!(
-                "{:>5}  {:<5}  {:>6}  {:>9}  {:>8}  {:>7}  {:>9}",
-                "rank", "guess", "worst", "expected", "entropy", "buckets", "frequency"
-            );
-            if let Some((t, file)) = &exact_table {
-                outln!("exact totals from {}: {}", file.display(), t.describe());
-                head += &format!(
-                    "  {:>6}  {:>7}  {:>5}  {:>10}",
-                    "total", "average", "depth", "exact rank"
-                );
-            }
-            outln!("{head}");
-            // Footnotes owed: a starred (partial) rank, an unsolved opener, one that
-            // cannot finish.
-            let (mut starred, mut unsolved, mut cannot) = (false, false, false);
-            for (i, s) in scores[..shown].iter().enumerate() {
-                let mut line = format!(
-                    "{:>5}  {:<5}  {:>6}  {:>9.3}  {:>8.4}  {:>7}  {:>9.4}",
-                    i + 1,
-                    game.guesses[s.guess.index()],
-                    s.worst,
-                    s.expected,
-                    s.entropy,
-                    s.buckets,
-                    s.frequency
-                );
-                if exact_table.is_some() {
-                    line += &match row_of(s.guess).map(|r| (r.entry, r.rank)) {
-                        Some((opener_table::Entry::Exact { total, max_depth }, Some(rank))) => {
-                            starred |= partial;
-                            format!(
-                                "  {total:>6}  {:>7}  {max_depth:>5}  {:>10}",
-                                opener_table::average(total, game.n_answers()),
-                                format!("{rank}{}", if partial { "*" } else { "" })
-                            )
-                        }
-                        Some(_) => {
-                            cannot = true;
-                            format!("  {:>6}  {:>7}  {:>5}  {:>10}", "-", "-", "-", "can't end")
-                        }
-                        None => {
-                            unsolved = true;
-                            format!("  {:>6}  {:>7}  {:>5}  {:>10}", "?", "?", "?", "?")
-                        }
-                    };
-                }
-                outln!("{line}");
-            }
-            if let Some((t, _)) = &exact_table {
-                if starred {
-                    outln!(
-                        "* rank among the {} openers solved so far, of {} (the table is partial: not a proved rank)",
-                        t.solved(),
-                        t.openers
-                    );
-                }
-                if unsolved {
-                    outln!("? not in the table yet (the table is partial)");
-                }
-                if cannot {
-                    outln!(
-                        "can't end: cannot find every answer within {} guesses",
-                        t.max_guesses
-                    );
-                }
-            }
-            outln!(
-                "{} guesses scored in {:.3} s",
-                scores.len(),
-                t.elapsed().as_secs_f64()
-            );
-        }
-        RankFormat::Csv => {
-            if exact_table.is_some() {
-                outln!("rank,guess,worst,expected,entropy,buckets,frequency,total,average,max_depth,exact_rank,exact_rank_proved");
-            } else {
-                outln!("rank,guess,worst,expected,entropy,buckets,frequency");
-            }
-            for (i, s) in scores[..shown].iter().enumerate() {
-                let mut line = format!(
-                    "{},{},{},{:.6},{:.6},{},{:.6}",
-                    i + 1,
-                    game.guesses[s.guess.index()],
-                    s.worst,
-                    s.expected,
-                    s.entropy,
-                    s.buckets,
-                    s.frequency
-                );
-                if exact_table.is_some() {
-                    line += &match row_of(s.guess).map(|r| (r.entry, r.rank)) {
-                        Some((opener_table::Entry::Exact { total, max_depth }, Some(rank))) => {
-                            format!(
-                                ",{total},{},{max_depth},{rank},{}",
-                                opener_table::average(total, game.n_answers()),
-                                if partial { "no" } else { "yes" }
-                            )
-                        }
-                        Some(_) => ",cannot finish,,,,".to_string(),
-                        None => ",,,,,".to_string(),
-                    };
-                }
-                outln!("{line}");
-            }
-        }
-        RankFormat::Json => {
-            let rows: Vec<serde_json::Value> = scores[..shown]
-                .iter()
-                .enumerate()
-                .map(|(i, s)| {
-                    let mut v = serde_json::to_value(s).expect("scores serialise");
-                    v["rank"] = (i + 1).into();
-                    let word = game.guesses[s.guess.index()];
-                    v["guess"] = word.to_string().into();
-                    if let Some((t, file)) = &exact_table {
-                        v["exact"] = opener_json(t, file, word);
-                    }
-                    v
-                })
-                .collect();
-            outln!("{}", serde_json::to_string_pretty(&rows)?);
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn simulate(
-    ctx: &Ctx,
-    strategy: &str,
-    opener: Option<&str>,
-    plot: Option<&Path>,
-) -> Result<ExitCode> {
-    let game = ctx.game;
-    let t = Instant::now();
-    let table = FeedbackTable::build(game);
-    let opener_id = opener
-        .map(|o| allowed_guess(game, o, "opener"))
-        .transpose()?;
-    let (depths, label) = if let Some(path) = strategy.strip_prefix("tree:") {
-        if opener.is_some() {
-            bail!("--opener cannot be combined with a tree strategy (the tree has its own opener)");
-        }
-        let tree = file::load(Path::new(path), game)?;
-        (tree.verify(game).depths, format!("tree {path}"))
-    } else {
-        let metric = Metric::from_str(strategy, true).map_err(|_| {
-            anyhow::anyhow!("unknown strategy '{}' (use worst, expected, entropy, buckets, frequency or tree:FILE)", echo(strategy))
-        })?;
-        let sim = analysis::simulate(game, &table, metric, opener_id, ctx.hard);
-        (sim.depths, format!("{metric:?} player"))
-    };
-    let sim = analysis::Simulation { depths };
-    let failures: Vec<String> = sim
-        .depths
-        .iter()
-        .enumerate()
-        .filter(|(_, &d)| d > 6 || d == 0)
-        .map(|(a, _)| game.answers[a].to_string())
-        .collect();
-    outln!("{label}, {}", describe(game, ctx.hard));
-    outln!(
-        "total {} guesses, average {:.4}",
-        sim.total(),
-        sim.average()
-    );
-    outln!("histogram {}", histogram_text(&sim.histogram()));
-    outln!(
-        "not found within 6: {}{}",
-        failures.len(),
-        if failures.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", failures.join(" "))
-        }
-    );
-    if let Some(p) = plot {
-        let caption = format!("Guess distribution: {label}, {}", describe(game, ctx.hard));
-        let series = [(format!("total {}", sim.total()), sim.histogram())];
-        analysis::plot::depths(&caption, &series, p)?;
-        outln!("plot written to {}", p.display());
-    }
-    outln!("time {:.3} s", t.elapsed().as_secs_f64());
-    Ok(ExitCode::SUCCESS)
 }
 
 fn progress_bar(quiet: bool, what: &str) -> indicatif::ProgressBar {

@@ -207,7 +207,7 @@ impl Loaded {
             Some((tree, _)) => Guide::Tree(tree),
             None => Guide::Solve {
                 hard: ctx.hard,
-                max_guesses: wordle_tree::jobs::check::GAME_LIMIT,
+                max_guesses: wordle_tree::game::GAME_LIMIT,
                 opener: self.opener,
             },
         }
@@ -304,7 +304,7 @@ impl<'a> Helper<'a> {
     /// The exact value and rank of the player's own opener from the opener table,
     /// when there is one (`--table`, or shipped for the lists and mode): the line to
     /// print and its JSON.
-    fn opener_value(&self, steps: &[Step]) -> Result<Option<(String, serde_json::Value)>> {
+    fn opener_value(&self, steps: &[Step]) -> Result<OpenerValue> {
         let Some(g) = self.own_opener(steps) else {
             return Ok(None);
         };
@@ -397,17 +397,12 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
         Advice::Solved { answer, guesses } => {
             let answer = game.answers[answer.index()].to_string();
             if args.format.is_json() {
-                let mut v = serde_json::json!({
+                let v = serde_json::json!({
                     "history": history, "found": true, "answer": answer, "guesses": guesses,
                 });
-                if let Some((_, json)) = &opener_value {
-                    v["opener_value"] = json.clone();
-                }
-                outln!("{v}");
+                print_json(v, &opener_value)?;
             } else {
-                if let Some((line, _)) = &opener_value {
-                    outln!("{line}");
-                }
+                print_opener_line(&opener_value)?;
                 outln!("solved: the answer is {answer}, found in {guesses} guesses");
             }
         }
@@ -460,7 +455,7 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                         Some(m.source.proven_optimal()),
                     ),
                 };
-                let mut v = serde_json::json!({
+                let v = serde_json::json!({
                     "history": history,
                     "found": false,
                     "within_limit": m.source.within_limit(),
@@ -477,14 +472,9 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
                     "lower_bound": lower_bound,
                     "note": note,
                 });
-                if let Some((_, json)) = &opener_value {
-                    v["opener_value"] = json.clone();
-                }
-                outln!("{v}");
+                print_json(v, &opener_value)?;
             } else {
-                if let Some((line, _)) = &opener_value {
-                    outln!("{line}");
-                }
+                print_opener_line(&opener_value)?;
                 if let Some(note) = note {
                     outln!("{note}");
                 }
@@ -506,6 +496,27 @@ pub fn next(ctx: &Ctx, args: &NextArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The opener's value from the table (`next`'s `(line, JSON)`), as a text line and
+/// as a field of the answer's JSON.
+type OpenerValue = Option<(String, serde_json::Value)>;
+
+/// `next --json`'s answer, with the opener's value when known.
+fn print_json(mut v: serde_json::Value, opener_value: &OpenerValue) -> Result<()> {
+    if let Some((_, json)) = opener_value {
+        v["opener_value"] = json.clone();
+    }
+    outln!("{v}");
+    Ok(())
+}
+
+/// `next`'s first line: the opener's value when known.
+fn print_opener_line(opener_value: &OpenerValue) -> Result<()> {
+    if let Some((line, _)) = opener_value {
+        outln!("{line}");
+    }
+    Ok(())
 }
 
 /// The `paths` line of one answer: `salet BBBBB1 courd BBBBB2 ... whiff GGGGG4`.

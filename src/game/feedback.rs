@@ -257,10 +257,7 @@ pub fn reference_feedback(guess: Word, answer: Word) -> Feedback {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn w(s: &str) -> Word {
-        Word::parse(s).unwrap()
-    }
+    use crate::game::word::w;
 
     #[test]
     fn display_and_parse_round_trip() {

@@ -249,10 +249,7 @@ impl DemandSets {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn w(s: &str) -> Word {
-        Word::parse(s).unwrap()
-    }
+    use crate::game::word::w;
 
     #[test]
     fn greens_stay_and_yellows_are_used() {

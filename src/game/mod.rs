@@ -293,6 +293,9 @@ impl Game {
     }
 }
 
+/// The number of guesses the game allows.
+pub const GAME_LIMIT: u8 = 6;
+
 /// The name of a mode, as used in messages, file names and result files.
 pub fn mode_name(hard: bool) -> &'static str {
     if hard {

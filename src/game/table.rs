@@ -18,15 +18,9 @@
 //! which has its own, cheaper instantiation. Tests check every row kind against
 //! [`crate::game::feedback::reference_feedback`].
 //!
-//! Measured on 12972 x 2315, process CPU time of one build on one thread (best of 15):
-//! the previous version (vectorised only for guesses without repeats, `u32` masks,
-//! scalar `Feedback::compute` for the rest) took 183 ms; this one 19 ms, of which a
-//! few ms are the kernel's page faults for the fresh 30 MB. `wordle-tree bench` (2
-//! threads, wall, best of 5): 16.5 ms on a quiet machine, 35-40 ms with the 2 cores
-//! shared by other jobs. Tried and dropped: branching per position in the general
-//! rule (the unique letters of a guess with repeats the cheap way, sharing one
-//! unmatched count per repeated letter) made the build slower, 28-29 ms, because the
-//! per-position branches sit inside the block loop.
+//! Measured (12972 x 2315, one build on one thread, process CPU time, best of 15):
+//! 19 ms, a few of them the page faults of the fresh 30 MB; the figures of earlier
+//! versions and the variants tried are in docs/guide/performance-history.md.
 
 // Lane loops index several arrays by the same lane or position; iterator chains
 // would hide the one-instruction-per-loop shape the vectoriser relies on.
@@ -513,10 +507,7 @@ fn transpose_tile(
 mod tests {
     use super::*;
     use crate::game::feedback::reference_feedback;
-
-    fn w(s: &str) -> Word {
-        Word::parse(s).unwrap()
-    }
+    use crate::game::word::w;
 
     /// Every row kind (no repeats, a pair, a triple, two pairs) against answers full
     /// of repeats, on both the generic and the dispatched path.

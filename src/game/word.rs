@@ -149,6 +149,12 @@ impl WordList {
     }
 }
 
+/// A word from a literal that is known to be one (the game's unit tests).
+#[cfg(test)]
+pub(crate) fn w(s: &str) -> Word {
+    Word::parse(s).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,8 +46,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The number of guesses the game allows.
-pub const GAME_LIMIT: u8 = 6;
+pub use crate::game::GAME_LIMIT;
 
 /// The `k` largest groups of answers that agree in four positions and differ in the
 /// fifth (pattern such as `_ills`, and its answers), largest first (ties: pattern

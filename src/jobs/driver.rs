@@ -402,16 +402,10 @@ impl Cutoff {
     }
 }
 
-/// What a cutoff search proves about one opener (`openers`, the min-over sweep).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The exact least cost.
-    Exact(u64),
-    /// A proved lower bound, at least the cutoff the opener was searched under.
-    AtLeast(u64),
-    /// No tree from this opener finds every answer within the maximum guesses.
-    CannotFinish,
-}
+/// What a cutoff search proves about one opener (`openers`, the min-over sweep):
+/// exact, at least a bound, or cannot finish. The type lives in the store (the opener
+/// table reads it); how a search proves one is here.
+pub use crate::store::opener_table::Outcome;
 
 impl Outcome {
     /// The outcome a finished `Solver::opener_cost` proves: a value the solver's

@@ -176,6 +176,15 @@ pub struct Record {
     pub max_depth: Option<u8>,
 }
 
+impl crate::store::opener_table::OpenerResult for Record {
+    fn outcome(&self) -> Outcome {
+        self.outcome
+    }
+    fn max_depth(&self) -> Option<u8> {
+        self.max_depth
+    }
+}
+
 impl Record {
     /// True when the record settles its opener under `cutoff` (`None`: no cutoff).
     pub fn decides(&self, cutoff: Option<u64>) -> bool {

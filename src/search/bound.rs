@@ -44,7 +44,7 @@
 //!   of `r` answers costs at least its own least cost, and with a penalty at least
 //!   `r - reach(left - over_left)` of them pay it.
 //!
-//! Tests in `tests/solver.rs` check the search (and so these bounds) against a brute
+//! Tests in `tests/it/solver.rs` check the search (and so these bounds) against a brute
 //! force with no bounds on random small games.
 
 use crate::game::candidates::Candidates;

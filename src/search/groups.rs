@@ -35,7 +35,7 @@
 //! `N(d) <= per (d - 1) + 1` ([`reach_per`]), and the `i`-th answer is found no
 //! earlier than guess `1 + ceil((i - 1) / per)` ([`group_cost_per`]). Greens are only
 //! added along a path, so `per` taken at a state holds below it. With four greens a
-//! group of `r` needs `r` guesses. Only the largest group of a state is used. Tests in `tests/solver.rs` check the search against a
+//! group of `r` needs `r` guesses. Only the largest group of a state is used. Tests in `tests/it/solver.rs` check the search against a
 //! brute force on small games built around such groups.
 //!
 //! Cost: five counter updates per candidate, only for states and buckets of at least

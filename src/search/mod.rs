@@ -74,7 +74,7 @@ mod scratch;
 mod state;
 mod stats;
 // The transposition table and the search's size thresholds are internals, public
-// only for the tests that pin them (tests/tt_memory.rs, tests/solver.rs).
+// only for the tests that pin them (tests/memory.rs, tests/it/solver.rs).
 #[doc(hidden)]
 pub mod tt;
 

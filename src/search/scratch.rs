@@ -17,7 +17,7 @@
 //! what the search needs and is not bounded (if it alone passes the limit, the table
 //! stores nothing). Measured with one thread before cores (`cores.rs`, which add a few
 //! MiB: `salet` 6 -> 9): `salet` 6 MiB of scratch, `audio` 11, the poor openers `mamma
-//! fuzzy jazzy` 30 to 37; `tests/search_memory.rs` checks the heap against the budget.
+//! fuzzy jazzy` 30 to 37; `tests/memory.rs` checks the heap against the budget.
 
 use super::cores::Cores;
 use super::kernels::Local;

@@ -52,7 +52,7 @@ struct Entry {
 /// `check --opener any --min-over 4` sweep with `--memory 2048` peak at 3.36 GB
 /// resident), two allocator headers, and slack. Measured with glibc: about
 /// `135 + 2 x ids` resident bytes per entry, at most about `162 + 2 x ids` just after
-/// the hash table doubles; `tests/tt_memory.rs` checks the heap bytes against the
+/// the hash table doubles; `tests/memory.rs` checks the heap bytes against the
 /// charge.
 pub const ENTRY_OVERHEAD: usize = 176;
 

@@ -18,7 +18,7 @@
 //! Cost: validation is one feedback per answer per level (about 8,000 for a 2315-answer
 //! tree), a sort of each node's candidates, and one binary search per bucket.
 //!
-//! Reading and writing trees: the binary tree file ([`file`]) and text exports
+//! Reading and writing trees: the binary tree file ([`file`](mod@file)) and text exports
 //! ([`text`]). Files are written with [`crate::store::results::write_atomic`], like
 //! every output file.
 

@@ -34,7 +34,7 @@
 //! listen backlog). A client that disconnects mid-answer costs its connection only:
 //! the `serve` command ignores SIGPIPE (`cli/serve.rs`). The few answers hyper writes
 //! itself before any handler runs (a request head it cannot parse: 400, one over its
-//! buffer: 431, a URI over 64 KiB: 414) get a JSON body too ([`json_errors`]). Every request that searches has one deadline,
+//! buffer: 431, a URI over 64 KiB: 414) get a JSON body too (`json_errors`). Every request that searches has one deadline,
 //! `time_limit` after it starts, shared by all its searches (a review runs many:
 //! [`crate::players::review`] starts none after the deadline), so a value not proved in time
 //! is reported as a range, never as exact. Requests that only walk the tree are answered on the
@@ -68,7 +68,7 @@ pub const PAGE: &str = include_str!("page.html");
 
 /// Most history tokens accepted: the game's guesses (every served tree has this
 /// limit; `next` and `review` refuse a longer history the same way).
-pub const MAX_HISTORY: usize = crate::jobs::check::GAME_LIMIT as usize;
+pub const MAX_HISTORY: usize = crate::game::GAME_LIMIT as usize;
 /// Longest query string accepted, in bytes.
 pub const MAX_QUERY: usize = 2048;
 /// Largest request body accepted (no route reads one).

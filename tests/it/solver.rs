@@ -13,7 +13,7 @@ use wordle_tree::search::{
 use wordle_tree::tree::Tree;
 use wordle_tree::{FeedbackTable, Word};
 
-mod common;
+use crate::common;
 use common::{brute, random_game, Rng};
 
 fn objectives(rng: &mut Rng, game: &Game, max: u8) -> Vec<Objective> {

@@ -3,7 +3,7 @@
 //! Kendall), the whole report on small games whose tables come from exact solves,
 //! the CLI's text, CSV, JSON, plots and refusals.
 
-mod common;
+use crate::common;
 use assert_cmd::Command;
 use common::Rng;
 use std::cmp::Ordering;

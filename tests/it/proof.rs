@@ -3,7 +3,7 @@
 //! or damaged; foreign files are refused by name; a merge with missing units writes
 //! nothing; cutoff verdicts bracket the exact total; kills lose only units in progress.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};

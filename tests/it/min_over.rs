@@ -2,7 +2,7 @@
 //! brute force over every opener of small random games; serial, sharded and resumed
 //! sweeps agree; the command's verdicts and exit codes.
 
-mod common;
+use crate::common;
 use assert_cmd::Command;
 use common::{brute, random_game, Rng};
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! `rank` and `simulate` against slow, direct computations on small random games, the
 //! published one-level values on the default lists, and the shape of the CLI output.
 
-mod common;
+use crate::common;
 use assert_cmd::Command;
 use common::Rng;
 use std::collections::HashMap;

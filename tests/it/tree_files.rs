@@ -4,7 +4,7 @@
 //! (`verify`, `export`, `next --tree`, `path`, `play`, `simulate --strategy tree:`);
 //! nothing panics, overflows its stack or allocates what the file merely declares.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use common::{craft_tree_file, wrap_tree_body};

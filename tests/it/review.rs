@@ -1,7 +1,7 @@
 //! `review`: every value against the brute-force optimum on small random games (with
 //! and without a tree, normal and hard mode), the summary's identity, and the CLI.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use common::{brute, random_game, Rng};

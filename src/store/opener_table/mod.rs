@@ -4,7 +4,7 @@
 //! `serve`.
 //!
 //! Owns the format, its parser (bad-input rules: a one-line error naming the file and
-//! line), its writer, building a table from [`crate::jobs::openers::Record`]s, matching a
+//! line), its writer, building a table from `openers` results ([`OpenerResult`]), matching a
 //! table to the game in use and the wording of a rank.
 //!
 //! Format (version 2): `# key=value` header lines, then one CSV header line, then one
@@ -46,9 +46,30 @@
 
 use crate::game::word::Word;
 use crate::game::{mode_name, parse_mode, Game, GuessId};
-use crate::jobs::openers::{Outcome, Record};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+
+mod decode;
+use decode::Parser;
+
+/// What is proved about one opener (the result of the `openers` job).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The exact least total.
+    Exact(u64),
+    /// A proved lower bound, at least the cutoff the opener was searched under.
+    AtLeast(u64),
+    /// No tree from this opener finds every answer within the maximum guesses.
+    CannotFinish,
+}
+
+/// What a table row needs of one opener's result: the job that proves openers
+/// (`jobs::openers`, a higher layer) implements it for its records.
+pub trait OpenerResult {
+    fn outcome(&self) -> Outcome;
+    /// The most guesses an answer needs in the optimal tree found, where recorded.
+    fn max_depth(&self) -> Option<u8>;
+}
 
 /// The largest table file read: a row is at most about 40 bytes, so 4 MiB holds a table
 /// of every one of the 65535 openers a game may have, while a runaway file is refused.
@@ -213,14 +234,14 @@ impl OpenerTable {
         game: &Game,
         hard: bool,
         max_guesses: u8,
-        records: &BTreeMap<GuessId, Record>,
+        records: &BTreeMap<GuessId, impl OpenerResult>,
     ) -> (OpenerTable, usize) {
         let mut left_out = 0;
         let entries: Vec<(Word, Entry)> = records
             .iter()
             .filter_map(|(&g, r)| {
                 let w = game.guesses[g.index()];
-                let e = match (r.outcome, r.max_depth) {
+                let e = match (r.outcome(), r.max_depth()) {
                     (Outcome::Exact(total), Some(max_depth)) => Entry::Exact { total, max_depth },
                     (Outcome::CannotFinish, _) => Entry::CannotFinish,
                     _ => {
@@ -328,355 +349,23 @@ impl OpenerTable {
         out
     }
 
-    /// Parses a table's text (`file` only names it in errors).
+    /// Parses a table's text (`file` only names it in errors): the header, the
+    /// columns line, the rows, then the cross-check of the rows against the header
+    /// and against the table rebuilt from them, and last the rows' checksum.
     pub fn decode(text: &str, file: &Path) -> Result<OpenerTable, TableError> {
-        let bad = |line: usize, why: String| TableError::Bad {
-            file: file.into(),
-            line,
-            why,
+        let p = Parser {
+            file,
+            lines: text.lines().collect(),
         };
-        let lines: Vec<&str> = text.lines().collect();
-        let mut header: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
-        let mut at = 0;
-        while at < lines.len() && lines[at].starts_with('#') {
-            let n = at + 1;
-            let body = lines[at][1..].trim();
-            let (k, v) = body.split_once('=').ok_or_else(|| {
-                bad(
-                    n,
-                    format!(
-                        "expected '# key=value', got '{}'",
-                        crate::game::echo::echo(lines[at])
-                    ),
-                )
-            })?;
-            let (k, v) = (k.trim(), v.trim());
-            if n == 1 && k != "format" {
-                return Err(bad(
-                    n,
-                    format!(
-                        "not an opener table: the first line must be '# format={FORMAT} {VERSION}'"
-                    ),
-                ));
-            }
-            if let Some((first, _)) = header.insert(k, (n, v)) {
-                return Err(bad(
-                    n,
-                    format!(
-                        "'{}' appears twice (first on line {first})",
-                        crate::game::echo::echo(k)
-                    ),
-                ));
-            }
-            at += 1;
-        }
-        if header.is_empty() {
-            return Err(bad(
-                1,
-                format!(
-                    "not an opener table: the first line must be '# format={FORMAT} {VERSION}'"
-                ),
-            ));
-        }
-        let end_of_header = at;
-        let get = |k: &str| -> Result<(usize, &str), TableError> {
-            header
-                .get(k)
-                .copied()
-                .ok_or_else(|| bad(end_of_header + 1, format!("missing header '# {k}=...'")))
-        };
-        let number = |k: &str| -> Result<(usize, u64), TableError> {
-            let (n, v) = get(k)?;
-            v.parse().map(|x| (n, x)).map_err(|_| {
-                bad(
-                    n,
-                    format!(
-                        "'{k}' is not a whole number: '{}'",
-                        crate::game::echo::echo(v)
-                    ),
-                )
-            })
-        };
-        let (n, format) = get("format")?;
-        let version = format
-            .strip_prefix(FORMAT)
-            .and_then(|v| v.trim().parse::<u32>().ok())
-            .ok_or_else(|| {
-                bad(
-                    n,
-                    format!(
-                        "format '{}' is not {FORMAT} N",
-                        crate::game::echo::echo(format)
-                    ),
-                )
-            })?;
-        if version != VERSION {
-            return Err(bad(
-                n,
-                format!("format version {version} (this build reads version {VERSION})"),
-            ));
-        }
-        for k in header.keys() {
-            const KNOWN: [&str; 9] = [
-                "format",
-                "list",
-                "checksum",
-                "mode",
-                "max_guesses",
-                "answers",
-                "openers",
-                "solved",
-                "complete",
-            ];
-            if !KNOWN.contains(k) {
-                return Err(bad(
-                    header[k].0,
-                    format!("unknown header '{}'", crate::game::echo::echo(k)),
-                ));
-            }
-        }
-        let (_, list) = get("list")?;
-        if list.is_empty() || !list.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
-            return Err(bad(
-                get("list")?.0,
-                format!("bad list name '{}'", crate::game::echo::echo(list)),
-            ));
-        }
-        let (n, sum) = get("checksum")?;
-        let checksum = u64::from_str_radix(sum, 16)
-            .ok()
-            .filter(|_| sum.len() == 16)
-            .ok_or_else(|| {
-                bad(
-                    n,
-                    format!(
-                        "checksum '{}' is not 16 hexadecimal digits",
-                        crate::game::echo::echo(sum)
-                    ),
-                )
-            })?;
-        let (n, mode) = get("mode")?;
-        let hard = parse_mode(mode).ok_or_else(|| {
-            bad(
-                n,
-                format!(
-                    "unknown mode '{}' (normal or hard)",
-                    crate::game::echo::echo(mode)
-                ),
-            )
-        })?;
-        let (n, max_guesses) = number("max_guesses")?;
-        if !(1..=10).contains(&max_guesses) {
-            return Err(bad(
-                n,
-                format!("max_guesses {max_guesses} is not from 1 to 10"),
-            ));
-        }
-        let max_guesses = max_guesses as u8;
-        let (n, answers) = number("answers")?;
-        if answers == 0 || answers > u16::MAX as u64 {
-            return Err(bad(n, format!("answers {answers} is not from 1 to 65535")));
-        }
-        let answers = answers as usize;
-        let (n, openers) = number("openers")?;
-        if openers == 0 || openers > u16::MAX as u64 {
-            return Err(bad(n, format!("openers {openers} is not from 1 to 65535")));
-        }
-        let openers = openers as usize;
-        let (solved_line, solved) = number("solved")?;
-        let (complete_line, complete) = get("complete")?;
-        let complete = match complete {
-            "yes" => true,
-            "no" => false,
-            other => {
-                return Err(bad(
-                    complete_line,
-                    format!(
-                        "complete must be 'yes' or 'no', not '{}'",
-                        crate::game::echo::echo(other)
-                    ),
-                ))
-            }
-        };
-        match lines.get(at) {
-            Some(l) if l.trim() == COLUMNS => at += 1,
-            Some(l) => {
-                return Err(bad(
-                    at + 1,
-                    format!(
-                        "expected the columns '{COLUMNS}', got '{}'",
-                        crate::game::echo::echo(l)
-                    ),
-                ))
-            }
-            None => {
-                return Err(bad(
-                    at.max(1),
-                    format!("missing the columns line '{COLUMNS}'"),
-                ))
-            }
-        }
-        // The last non-empty line is the rows' checksum (checked once the rows are).
-        let end = lines
-            .iter()
-            .rposition(|l| !l.trim().is_empty())
-            .filter(|&i| i >= at)
-            .ok_or_else(|| {
-                bad(
-                    lines.len().max(1),
-                    format!("missing the last line '# {ROWS_CHECKSUM}=...' (truncated?)"),
-                )
-            })?;
-        let want_sum = lines[end]
-            .strip_prefix('#')
-            .and_then(|l| l.trim().strip_prefix(ROWS_CHECKSUM))
-            .and_then(|l| l.trim_start().strip_prefix('='))
-            .map(str::trim)
-            .ok_or_else(|| {
-                bad(
-                    end + 1,
-                    format!("the last line must be '# {ROWS_CHECKSUM}=<16 hexadecimal digits>' (the table is truncated, or edited)"),
-                )
-            })?;
-        let want_sum = u64::from_str_radix(want_sum, 16)
-            .ok()
-            .filter(|_| want_sum.len() == 16)
-            .ok_or_else(|| {
-                bad(
-                    end + 1,
-                    format!(
-                        "{ROWS_CHECKSUM} '{}' is not 16 hexadecimal digits",
-                        crate::game::echo::echo(want_sum)
-                    ),
-                )
-            })?;
-        // Rows: parsed, then checked against the table rebuilt from them.
-        let mut entries: Vec<(usize, Word, Entry, &str)> = Vec::new();
-        let mut seen: HashMap<Word, usize> = HashMap::new();
-        for (i, line) in lines.iter().enumerate().take(end).skip(at) {
-            let n = i + 1;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let cells: Vec<&str> = line.split(',').map(str::trim).collect();
-            let [rank, opener, total, avg, depth] = cells[..] else {
-                return Err(bad(
-                    n,
-                    format!(
-                        "expected 5 comma-separated fields ({COLUMNS}), got {}: '{}'",
-                        cells.len(),
-                        crate::game::echo::echo(line)
-                    ),
-                ));
-            };
-            let word = Word::parse(opener).map_err(|e| {
-                bad(
-                    n,
-                    format!("opener '{}': {e}", crate::game::echo::echo(opener)),
-                )
-            })?;
-            if let Some(first) = seen.insert(word, n) {
-                return Err(bad(
-                    n,
-                    format!("opener '{word}' appears twice (first on line {first})"),
-                ));
-            }
-            let entry = if total == format!("cannot finish within {max_guesses}") {
-                if (rank, avg, depth) != ("-", "-", "-") {
-                    return Err(bad(
-                        n,
-                        format!(
-                            "'{word}' cannot finish: its rank, average and max_depth must be '-'"
-                        ),
-                    ));
-                }
-                Entry::CannotFinish
-            } else {
-                let total: u64 = total.parse().map_err(|_| {
-                    bad(n, format!("total '{}' of '{word}' is neither a whole number nor 'cannot finish within {max_guesses}'", crate::game::echo::echo(total)))
-                })?;
-                if total < answers as u64 {
-                    return Err(bad(
-                        n,
-                        format!("total {total} of '{word}' is less than the {answers} answers"),
-                    ));
-                }
-                if avg != average(total, answers) {
-                    return Err(bad(
-                        n,
-                        format!(
-                            "average '{}' of '{word}' is not {total}/{answers} = {}",
-                            crate::game::echo::echo(avg),
-                            average(total, answers)
-                        ),
-                    ));
-                }
-                let max_depth: u8 = depth
-                    .parse()
-                    .ok()
-                    .filter(|d| (1..=max_guesses).contains(d))
-                    .ok_or_else(|| {
-                        bad(
-                            n,
-                            format!(
-                                "max_depth '{}' of '{word}' is not from 1 to {max_guesses}",
-                                crate::game::echo::echo(depth)
-                            ),
-                        )
-                    })?;
-                Entry::Exact { total, max_depth }
-            };
-            entries.push((n, word, entry, rank));
-        }
-        let last = lines.len().max(1);
-        if entries.len() as u64 != solved {
-            return Err(bad(
-                last,
-                format!(
-                    "{} rows, but the header says solved={solved} (line {solved_line})",
-                    entries.len()
-                ),
-            ));
-        }
-        if entries.len() > openers {
-            return Err(bad(
-                last,
-                format!("{} rows, more than the {openers} openers", entries.len()),
-            ));
-        }
-        if complete != (entries.len() == openers) {
-            return Err(bad(
-                complete_line,
-                format!(
-                    "complete={} but {} of {openers} openers have a row",
-                    if complete { "yes" } else { "no" },
-                    entries.len()
-                ),
-            ));
-        }
-        let table = OpenerTable {
-            list: list.to_string(),
-            checksum,
-            hard,
-            max_guesses,
-            answers,
-            openers,
-            rows: Vec::new(),
-            index: HashMap::new(),
-        }
-        .with_rows(entries.iter().map(|&(_, w, e, _)| (w, e)));
-        for ((n, word, _, rank), row) in entries.iter().zip(&table.rows) {
-            if row.opener != *word {
-                return Err(bad(*n, format!("rows out of order: '{word}' here, '{}' expected (rows go by total, then opener; openers that cannot finish last)", row.opener)));
-            }
-            let want = row.rank.map_or("-".to_string(), |r| r.to_string());
-            if *rank != want {
-                return Err(bad(*n, format!("rank '{}' of '{word}' should be {want} (one more than the rows with a smaller total)", crate::game::echo::echo(rank))));
-            }
-        }
-        let rows = lines[at..end].iter().filter(|l| !l.trim().is_empty());
+        let (header, at) = p.header_lines()?;
+        let head = p.head(&header, at)?;
+        let at = p.columns(at)?;
+        let (end, want_sum) = p.rows_checksum(at)?;
+        let entries = p.rows(at, end, &head)?;
+        let table = p.cross_check(&head, &entries)?;
+        let rows = p.lines[at..end].iter().filter(|l| !l.trim().is_empty());
         if rows_checksum(rows.copied()) != want_sum {
-            return Err(bad(
+            return Err(p.bad(
                 end + 1,
                 "the rows do not match their checksum: the table was edited or damaged (rebuild it with `openers --merge --write-table`)".to_string(),
             ));
@@ -835,7 +524,7 @@ pub fn find_shipped(
     match dirs.iter().map(|d| d.join(&name)).find(|p| p.is_file()) {
         None => Ok(None),
         Some(p) => {
-            let t = OpenerTable::load_for(&p, game, hard, crate::jobs::check::GAME_LIMIT)?;
+            let t = OpenerTable::load_for(&p, game, hard, crate::game::GAME_LIMIT)?;
             Ok(Some((t, p)))
         }
     }

@@ -3,7 +3,7 @@
 //! error count (which must be zero), and the server's own time (`Server-Timing`).
 //! Against a running server: `WORDLE_TREE_URL=http://127.0.0.1:PORT/`; otherwise the
 //! test starts `wordle-tree serve --port 0` itself (the test profile's binary; measure
-//! a release one). `cargo test --release --test serve_load -- --ignored --nocapture`
+//! a release one). `cargo test --release --test it serve_load:: -- --ignored --nocapture`
 
 use http_body_util::BodyExt;
 use hyper_util::client::legacy::Client;
@@ -144,7 +144,7 @@ fn ten_thousand_requests_over_32_connections() {
 /// send half a request and stall; meanwhile 100 normal requests are sent one after
 /// the other, each on a new connection. Prints their latency (p50/p99/max), how many
 /// failed (must be none), and how long the server took to close the stalled clients.
-/// `[SLOW_CLIENTS=300] cargo test --release --test serve_load slow -- --ignored --nocapture`
+/// `[SLOW_CLIENTS=300] cargo test --release --test it serve_load::slow -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn slow_clients_do_not_starve_normal_requests() {

@@ -1,7 +1,7 @@
 //! `check` against the brute force on random small games, and the published facts on
 //! the full lists through the binary.
 
-mod common;
+use crate::common;
 use assert_cmd::Command;
 use common::{brute, random_game, Rng};
 use std::sync::atomic::AtomicBool;
@@ -617,7 +617,7 @@ fn bucket_rounds_under_tiny_budgets_match_brute_force() {
     );
     // Larger games, where states are expanded and cut off deep in the search: the
     // verdicts equal those of a search without a budget (itself checked against
-    // brute force above and in tests/solver.rs).
+    // brute force above and in tests/it/solver.rs).
     let mut cut = 0;
     for seed in 1..=6u64 {
         let mut rng = Rng(seed * 7727);

@@ -4,7 +4,7 @@
 //! refused by file and line; `rank --exact`, `next`, `play`, `review` and the old
 //! result files read them as documented.
 
-mod common;
+use crate::common;
 use assert_cmd::Command;
 use common::Rng;
 use std::path::{Path, PathBuf};

@@ -7,9 +7,9 @@
 //!
 //! The default suite runs a few hundred cases per property (a few seconds). The long
 //! run scales by `PROPTEST_CASES`:
-//! `PROPTEST_CASES=100000 cargo test --release --test fuzz`.
+//! `PROPTEST_CASES=100000 cargo test --release --test it fuzz::`.
 
-mod common;
+use crate::common;
 
 use common::{craft_tree_file, wrap_tree_body};
 use proptest::prelude::*;

@@ -2,7 +2,7 @@
 //! list, on whole rows of guesses with repeated letters, and everywhere on small games
 //! built from a tiny alphabet (where nearly every word has repeats).
 
-mod common;
+use crate::common;
 use common::Rng;
 use wordle_tree::game::feedback::reference_feedback;
 use wordle_tree::game::{AnswerId, GuessId};

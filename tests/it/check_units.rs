@@ -5,7 +5,7 @@
 //! other opener, other mode, a `solve` unit) are refused by name; a merge with missing
 //! units writes nothing; a refuted claim exits 1; `solve`'s unit files are unchanged.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use common::{brute, random_game, Rng};

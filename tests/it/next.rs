@@ -1,7 +1,7 @@
 //! The shipped trees, and the `next`, `path` and `play` commands end to end, bad input
 //! included (exit status 2 and a message naming what is wrong).
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -198,7 +198,7 @@ fn a_time_limit_settles_for_the_best_guess_found_and_says_so() {
         "{v}"
     );
     // Exact answers say so in JSON too; on the shipped tree below the root the move is
-    // proved (the tree is optimal from its opener), as `serve` says (tests/serve.rs).
+    // proved (the tree is optimal from its opener), as `serve` says (tests/it/serve.rs).
     let v = json(&["next", "--json", "--time-limit", "60", "crane:BBYBB"]);
     assert_eq!(v["proven_optimal"], true, "{v}");
     assert_eq!(v["lower_bound"], v["cost"], "{v}");

@@ -868,7 +868,7 @@ proptest::proptest! {
     /// The query parser and every handler behind it, on arbitrary query strings
     /// (keys the routes know, repeats, malformed escapes, any Unicode): a JSON answer,
     /// 200 or a 4xx with an error, never a crash. The long run:
-    /// `PROPTEST_CASES=100000 cargo test --release --test serve arbitrary_query`.
+    /// `PROPTEST_CASES=100000 cargo test --release --test it serve::arbitrary_query`.
     #[test]
     fn arbitrary_query_strings_get_a_json_answer(
         route in 0usize..5,

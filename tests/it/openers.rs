@@ -1,7 +1,7 @@
 //! `openers`: the ranking equals solving every opener on random small games; shards
 //! partition the list; reruns resume; bad result files and bad input get clear errors.
 
-mod common;
+use crate::common;
 use assert_cmd::Command;
 use common::Rng;
 use std::collections::BTreeMap;
