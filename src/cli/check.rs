@@ -2,7 +2,7 @@
 //! claim kept unit by unit (`--opener W --max-guesses D --results DIR`) is
 //! `super::check_units`.
 
-use super::{allowed_guess, describe, progress_bar, Ctx};
+use super::{allowed_guess, describe, jobs, progress_bar, Ctx};
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,7 +11,6 @@ use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::word::{Word, WordList};
 use wordle_tree::game::{Game, GuessId};
 use wordle_tree::jobs::check::{self, Verdict};
-use wordle_tree::search::SolveError;
 use wordle_tree::store::results::{ResultsDir, Shard};
 use wordle_tree::tree::file;
 use wordle_tree::tree::histogram_text;
@@ -83,7 +82,33 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
     if let Some(path) = args.subset.as_deref() {
         return on_subset(ctx, args, path);
     }
-    let game = ctx.game;
+    let depth = claim_depth(args)?;
+    if args.opener.eq_ignore_ascii_case("any") {
+        return any_opener(ctx, args, depth);
+    }
+    if args.cutoff.is_some() || args.sample.is_some() {
+        bail!("--cutoff and --sample go with --opener any --min-over");
+    }
+    if args.give_up.is_some() || args.openers.is_some() {
+        bail!("--give-up and --openers go with --opener any --max-guesses D");
+    }
+    if let Some(results) = args.results.as_deref() {
+        return units(ctx, args, depth, results);
+    }
+    if args.shard.is_some() || args.merge || args.memory.is_some() {
+        bail!("--shard, --merge and --memory need --results DIR with --opener W (or go with --opener any)");
+    }
+    let opener = allowed_guess(ctx.game, &args.opener, "opener")?;
+    if args.min_over.is_some() {
+        one_min_over(ctx, args, opener, depth)
+    } else {
+        one_within(ctx, args, opener, depth)
+    }
+}
+
+/// The claim's D (`--max-guesses D` or `--min-over D`), checked with the options
+/// that depend on it.
+fn claim_depth(args: &CheckArgs) -> Result<u8> {
     let depth = match (args.max_guesses, args.min_over) {
         (Some(d), None) | (None, Some(d)) => d,
         _ => bail!("check needs --max-guesses D or --min-over D"),
@@ -109,77 +134,104 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
             check::GAME_LIMIT
         );
     }
-    if args.opener.eq_ignore_ascii_case("any") {
-        if !args.except.is_empty() || args.out.is_some() {
-            bail!("--opener any works without --except and --out");
+    Ok(depth)
+}
+
+/// `--opener any`: the min-over sweep, or the within-D sweep.
+fn any_opener(ctx: &Ctx, args: &CheckArgs, depth: u8) -> Result<ExitCode> {
+    if !args.except.is_empty() || args.out.is_some() {
+        bail!("--opener any works without --except and --out");
+    }
+    if args.min_over.is_some() {
+        if args.give_up.is_some() {
+            bail!("--give-up goes with --opener any --max-guesses D, not --min-over (use --cutoff to dismiss poor openers early)");
         }
-        if args.min_over.is_some() {
-            if args.give_up.is_some() {
-                bail!("--give-up goes with --opener any --max-guesses D, not --min-over (use --cutoff to dismiss poor openers early)");
-            }
-            let Some(results) = args.results.as_deref() else {
-                bail!("--opener any --min-over needs --results DIR (one result file per opener, so the sweep resumes)");
-            };
-            return super::min_over::run(
-                ctx,
-                super::min_over::Args {
-                    depth,
-                    results,
-                    shard: args.shard,
-                    cutoff: args.cutoff,
-                    sample: args.sample,
-                    openers: args.openers.as_deref(),
-                    merge: args.merge,
-                    memory: args.memory.unwrap_or(DEFAULT_MEMORY),
-                },
-            );
-        }
-        if args.merge || args.memory.is_some() {
-            bail!(
-                "--merge and --memory go with --opener any --min-over or --opener W --results DIR"
-            );
-        }
-        let sweep = Sweep {
-            results: args.results.as_deref(),
-            shard: args.shard,
-            give_up: give_up(args)?,
-            openers: args.openers.as_deref(),
+        let Some(results) = args.results.as_deref() else {
+            bail!("--opener any --min-over needs --results DIR (one result file per opener, so the sweep resumes)");
         };
-        return any(ctx, depth, &sweep, None);
-    }
-    if args.cutoff.is_some() || args.sample.is_some() {
-        bail!("--cutoff and --sample go with --opener any --min-over");
-    }
-    if args.give_up.is_some() || args.openers.is_some() {
-        bail!("--give-up and --openers go with --opener any --max-guesses D");
-    }
-    if let Some(results) = args.results.as_deref() {
-        if args.min_over.is_some() {
-            bail!("--results with --opener W goes with --max-guesses D (--min-over D keeps results only with --opener any)");
-        }
-        if args.merge && args.shard.is_some() {
-            bail!("--merge reads every shard's unit files: leave out --shard");
-        }
-        if !args.except.is_empty() {
-            bail!("--results does not go with --except (the unit files do not record the excepted answers): run the claim with --except without --results");
-        }
-        return super::check_units::run(
+        return super::min_over::run(
             ctx,
-            super::check_units::Args {
-                opener: allowed_guess(game, &args.opener, "opener")?,
+            super::min_over::Args {
                 depth,
-                out: args.out.as_deref(),
-                memory: args.memory.unwrap_or(DEFAULT_MEMORY),
                 results,
                 shard: args.shard,
+                cutoff: args.cutoff,
+                sample: args.sample,
+                openers: args.openers.as_deref(),
                 merge: args.merge,
+                memory: args.memory.unwrap_or(DEFAULT_MEMORY),
             },
         );
     }
-    if args.shard.is_some() || args.merge || args.memory.is_some() {
-        bail!("--shard, --merge and --memory need --results DIR with --opener W (or go with --opener any)");
+    if args.merge || args.memory.is_some() {
+        bail!("--merge and --memory go with --opener any --min-over or --opener W --results DIR");
     }
-    let opener = allowed_guess(game, &args.opener, "opener")?;
+    any(ctx, depth, &Sweep::of(args)?, None)
+}
+
+/// `--opener W --max-guesses D --results DIR`: the claim unit by unit.
+fn units(ctx: &Ctx, args: &CheckArgs, depth: u8, results: &Path) -> Result<ExitCode> {
+    if args.min_over.is_some() {
+        bail!("--results with --opener W goes with --max-guesses D (--min-over D keeps results only with --opener any)");
+    }
+    if args.merge && args.shard.is_some() {
+        bail!("--merge reads every shard's unit files: leave out --shard");
+    }
+    if !args.except.is_empty() {
+        bail!("--results does not go with --except (the unit files do not record the excepted answers): run the claim with --except without --results");
+    }
+    super::check_units::run(
+        ctx,
+        super::check_units::Args {
+            opener: allowed_guess(ctx.game, &args.opener, "opener")?,
+            depth,
+            out: args.out.as_deref(),
+            memory: args.memory.unwrap_or(DEFAULT_MEMORY),
+            results,
+            shard: args.shard,
+            merge: args.merge,
+        },
+    )
+}
+
+/// `--opener W --min-over D`: the fewest answers over D, and an optimal tree.
+fn one_min_over(ctx: &Ctx, args: &CheckArgs, opener: GuessId, depth: u8) -> Result<ExitCode> {
+    let game = ctx.game;
+    let opener_word = game.guesses[opener.index()];
+    let table = FeedbackTable::build(game);
+    let t = Instant::now();
+    let what = format!("{}; opener {opener_word}", describe(game, ctx.hard));
+    let r = check::min_over(game, &table, opener, depth, ctx.hard, ctx.stop)?;
+    let words: Vec<String> = r
+        .over
+        .iter()
+        .map(|&a| game.answers[a.index()].to_string())
+        .collect();
+    outln!(
+        "PROVED: from {opener_word}, at least {} answer(s) need more than {depth} guesses, whatever the strategy ({what})",
+        r.over.len()
+    );
+    if !words.is_empty() {
+        outln!(
+            "in an optimal tree (fewest such answers, then fewest guesses) they are: {}",
+            words.join(" ")
+        );
+    }
+    let replay = r.tree.verify(game);
+    outln!(
+        "that tree: total {} guesses, histogram {}",
+        r.total,
+        histogram_text(&replay.histogram())
+    );
+    save(args.out.as_deref(), &r.tree)?;
+    outln!("time {:.3} s", t.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--opener W --max-guesses D [--except ...]`: PROVED with a witness tree, or
+/// REFUTED with evidence.
+fn one_within(ctx: &Ctx, args: &CheckArgs, opener: GuessId, depth: u8) -> Result<ExitCode> {
+    let game = ctx.game;
     let opener_word = game.guesses[opener.index()];
     let mut exempt = Vec::new();
     for w in &args.except {
@@ -196,33 +248,6 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
     let table = FeedbackTable::build(game);
     let t = Instant::now();
     let what = format!("{}; opener {opener_word}", describe(game, ctx.hard));
-    if args.min_over.is_some() {
-        let r = check::min_over(game, &table, opener, depth, ctx.hard, ctx.stop)?;
-        let words: Vec<String> = r
-            .over
-            .iter()
-            .map(|&a| game.answers[a.index()].to_string())
-            .collect();
-        outln!(
-            "PROVED: from {opener_word}, at least {} answer(s) need more than {depth} guesses, whatever the strategy ({what})",
-            r.over.len()
-        );
-        if !words.is_empty() {
-            outln!(
-                "in an optimal tree (fewest such answers, then fewest guesses) they are: {}",
-                words.join(" ")
-            );
-        }
-        let replay = r.tree.verify(game);
-        outln!(
-            "that tree: total {} guesses, histogram {}",
-            r.total,
-            histogram_text(&replay.histogram())
-        );
-        save(args.out.as_deref(), &r.tree)?;
-        outln!("time {:.3} s", t.elapsed().as_secs_f64());
-        return Ok(ExitCode::SUCCESS);
-    }
     let except_text = if exempt.is_empty() {
         String::new()
     } else {
@@ -258,19 +283,12 @@ pub fn run(ctx: &Ctx, args: &CheckArgs) -> Result<ExitCode> {
         } => {
             outln!("REFUTED: from {opener_word}, no tree finds every answer within {depth} guesses{except_text} ({what})");
             if let Some(e) = evidence {
-                let words: Vec<String> = e
-                    .candidates
-                    .iter()
-                    .take(40)
-                    .map(|&a| game.answers[a.index()].to_string())
-                    .collect();
                 outln!(
-                    "evidence: after {opener_word}:{} the {} candidates cannot all be found within {} more guess(es): {}{}",
+                    "evidence: after {opener_word}:{} the {} candidates cannot all be found within {} more guess(es): {}",
                     e.feedback,
                     e.candidates.len(),
                     e.left,
-                    words.join(" "),
-                    if e.candidates.len() > 40 { " ..." } else { "" }
+                    jobs::evidence_words(game, &e.candidates)
                 );
             }
             if let Some(n) = least_over {
@@ -307,7 +325,7 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
             groups_subset(game, k)
         }
         None => {
-            let words = words_with_lines(path, "--subset")?;
+            let words = jobs::words_with_lines(path, "--subset")?;
             for &(w, line) in &words {
                 if game.answer_id(w).is_none() {
                     bail!(
@@ -347,13 +365,7 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
             bail!("--max-guesses must be from 1 to 10, not {d}");
         }
         let whole = Whole { game, name: &name };
-        let sweep = Sweep {
-            results: args.results.as_deref(),
-            shard: args.shard,
-            give_up: give_up(args)?,
-            openers: args.openers.as_deref(),
-        };
-        return any(&sub_ctx, d, &sweep, Some(&whole));
+        return any(&sub_ctx, d, &Sweep::of(args)?, Some(&whole));
     }
     let sub_args = CheckArgs {
         subset: None,
@@ -388,50 +400,6 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
         );
         Ok(ExitCode::from(2))
     }
-}
-
-/// The words of the word list `path`, each with its line (for errors that name it);
-/// `option` names the file in errors of its own.
-fn words_with_lines(path: &Path, option: &str) -> Result<Vec<(Word, usize)>> {
-    // WordList's errors name the file (and line) already.
-    let list = WordList::load(path).with_context(|| option.to_string())?;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("{option} {}", path.display()))?;
-    let lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, _)| i + 1);
-    Ok(list.words.into_iter().zip(lines).collect())
-}
-
-/// `--openers FILE`: the allowed guesses it lists, in its order.
-pub(super) fn openers_of(game: &Game, path: &Path) -> Result<Vec<GuessId>> {
-    words_with_lines(path, "--openers")?
-        .into_iter()
-        .map(|(w, line)| {
-            game.guess_id(w).with_context(|| {
-                format!(
-                    "{}:{line}: '{w}' is not one of the {} allowed guesses of lists {}",
-                    path.display(),
-                    game.n_guesses(),
-                    game.name
-                )
-            })
-        })
-        .collect()
-}
-
-/// `--give-up SECONDS`, checked.
-fn give_up(args: &CheckArgs) -> Result<Option<std::time::Duration>> {
-    args.give_up
-        .map(|s| {
-            std::time::Duration::try_from_secs_f64(s)
-                .ok()
-                .filter(|d| !d.is_zero())
-                .with_context(|| format!("--give-up needs a positive number of seconds, not {s}"))
-        })
-        .transpose()
 }
 
 /// The answers of the `k` largest one-position groups, and how to name them.
@@ -498,6 +466,29 @@ struct Sweep<'a> {
     openers: Option<&'a Path>,
 }
 
+impl Sweep<'_> {
+    /// From the options (`--give-up SECONDS` checked).
+    fn of(args: &CheckArgs) -> Result<Sweep<'_>> {
+        let give_up = args
+            .give_up
+            .map(|s| {
+                std::time::Duration::try_from_secs_f64(s)
+                    .ok()
+                    .filter(|d| !d.is_zero())
+                    .with_context(|| {
+                        format!("--give-up needs a positive number of seconds, not {s}")
+                    })
+            })
+            .transpose()?;
+        Ok(Sweep {
+            results: args.results.as_deref(),
+            shard: args.shard,
+            give_up,
+            openers: args.openers.as_deref(),
+        })
+    }
+}
+
 /// The whole game when `check --opener any` runs on a subset of its answers.
 struct Whole<'a> {
     game: &'a Game,
@@ -507,17 +498,13 @@ struct Whole<'a> {
 
 /// `--opener any`: every allowed opener (of this shard) until one succeeds; on a
 /// subset of `whole`'s answers every opener, since a success there decides nothing
-/// and each failure refutes the claim for that opener on the whole list.
+/// and each failure refutes the claim for that opener on the whole list. On a large
+/// game (and not already on a subset) the small subsets of [`AUTO_GROUPS`] go first.
 fn any(ctx: &Ctx, depth: u8, sweep: &Sweep, whole: Option<&Whole>) -> Result<ExitCode> {
     let game = ctx.game;
-    let Sweep {
-        results,
-        shard,
-        give_up,
-        openers,
-    } = *sweep;
-    let shard = shard.unwrap_or(Shard::ALL);
-    let dir = results
+    let shard = sweep.shard.unwrap_or(Shard::ALL);
+    let dir = sweep
+        .results
         .map(|d| ResultsDir::open(d, check::WITHIN_KIND, game, ctx.hard, depth))
         .transpose()?;
     let finished = match &dir {
@@ -531,13 +518,13 @@ fn any(ctx: &Ctx, depth: u8, sweep: &Sweep, whole: Option<&Whole>) -> Result<Exi
         None => Default::default(),
     };
     let t = Instant::now();
-    let all: Vec<GuessId> = match openers {
-        Some(path) => openers_of(game, path)?,
+    let all: Vec<GuessId> = match sweep.openers {
+        Some(path) => jobs::openers_of(game, path)?,
         None => (0..game.n_guesses()).map(GuessId::new).collect(),
     };
     let mine = shard.select(&all);
     // What part of the openers the verdicts speak of: an `--openers` file, a shard.
-    let mut shard_text = match openers {
+    let mut scope = match sweep.openers {
         Some(path) => format!(
             " (only the {} openers of {} checked)",
             all.len(),
@@ -546,7 +533,7 @@ fn any(ctx: &Ctx, depth: u8, sweep: &Sweep, whole: Option<&Whole>) -> Result<Exi
         None => String::new(),
     };
     if shard.count > 1 {
-        shard_text += &format!(
+        scope += &format!(
             " (shard {}/{}: {} openers)",
             shard.index,
             shard.count,
@@ -554,75 +541,14 @@ fn any(ctx: &Ctx, depth: u8, sweep: &Sweep, whole: Option<&Whole>) -> Result<Exi
         );
     }
     if whole.is_none() && game.n_answers() >= AUTO_SUBSET_MIN {
-        for k in AUTO_GROUPS {
-            let (list, what) = groups_subset(game, k);
-            let sub = sub_game(game, list)?;
-            let sub_table = FeedbackTable::build(&sub);
-            let openers: Vec<GuessId> = mine
-                .iter()
-                .map(|g| {
-                    sub.guess_id(game.guesses[g.index()])
-                        .expect("a subset game keeps every guess")
-                })
-                .collect();
-            let bar = progress_bar(ctx.quiet, "check (subset)");
-            bar.set_length(openers.len() as u64);
-            let sweep = check::sweep_within(
-                &sub,
-                &sub_table,
-                &openers,
-                depth,
-                ctx.hard,
-                None,
-                &Default::default(),
-                true,
-                give_up,
-                ctx.stop,
-                &|done| bar.set_position(done as u64),
-            );
-            bar.finish_and_clear();
-            let sweep = match sweep {
-                Err(check::SweepError::Solve(SolveError::Interrupted)) => bail!("interrupted"),
-                other => other?,
-            };
-            match sweep.settled.iter().find(|(_, ok)| *ok) {
-                None if sweep.gave_up.is_empty() => {
-                    outln!(
-                        "REFUTED: no opener finds every answer within {depth} guesses{shard_text}; {} openers checked ({}) in {:.1} s, on the {} answers of {what} only: a tree for every answer, read for these, would find these in time",
-                        sweep.settled.len(),
-                        describe(game, ctx.hard),
-                        t.elapsed().as_secs_f64(),
-                        sub.n_answers()
-                    );
-                    return Ok(ExitCode::from(1));
-                }
-                None => outln!(
-                    "the {} answers of {what} do not settle it (gave up on {} opener(s)); {}",
-                    sub.n_answers(),
-                    sweep.gave_up.len(),
-                    if k == AUTO_GROUPS[AUTO_GROUPS.len() - 1] {
-                        "checking every answer"
-                    } else {
-                        "trying more groups"
-                    }
-                ),
-                Some((g, _)) => outln!(
-                    "the {} answers of {what} do not settle it ({} finds them all within {depth}); {}",
-                    sub.n_answers(),
-                    sub.guesses[g.index()],
-                    if k == AUTO_GROUPS[AUTO_GROUPS.len() - 1] {
-                        "checking every answer"
-                    } else {
-                        "trying more groups"
-                    }
-                ),
-            }
+        if let Some(code) = auto_subsets(ctx, depth, &mine, sweep.give_up, &scope, t)? {
+            return Ok(code);
         }
     }
     let table = FeedbackTable::build(game);
     let bar = progress_bar(ctx.quiet, "check");
     bar.set_length(mine.len() as u64);
-    let sweep = check::sweep_within(
+    let swept = check::sweep_within(
         game,
         &table,
         &mine,
@@ -631,57 +557,185 @@ fn any(ctx: &Ctx, depth: u8, sweep: &Sweep, whole: Option<&Whole>) -> Result<Exi
         dir.as_ref(),
         &finished,
         whole.is_none(),
-        give_up,
+        sweep.give_up,
         ctx.stop,
         &|done| bar.set_position(done as u64),
     );
     bar.finish_and_clear();
-    let sweep = match sweep {
-        Err(check::SweepError::Solve(SolveError::Interrupted)) => bail!(
-            "interrupted; finished openers are kept{}",
-            results
-                .map(|d| format!(" in {}", d.display()))
-                .unwrap_or_default()
-        ),
+    let swept = match swept {
+        Err(e) if jobs::is_interrupted(&e) => {
+            return Ok(jobs::interrupted(sweep.results, "openers"))
+        }
         other => other?,
     };
-    let good: Vec<String> = sweep
-        .settled
-        .iter()
-        .filter(|(_, ok)| *ok)
-        .map(|(g, _)| game.guesses[g.index()].to_string())
-        .collect();
-    let secs = t.elapsed().as_secs_f64();
-    let gave_up: Vec<String> = sweep
-        .gave_up
-        .iter()
-        .map(|g| game.guesses[g.index()].to_string())
-        .collect();
-    let n = sweep.settled.len() + gave_up.len();
-    let refuted = sweep.settled.len() - good.len();
-    let gave_up_line = || -> Result<()> {
+    let report = AnyReport {
+        ctx,
+        depth,
+        scope: &scope,
+        give_up: sweep.give_up,
+        secs: t.elapsed().as_secs_f64(),
+    };
+    match whole {
+        Some(whole) => report.on_subset(&swept, whole),
+        None => report.on_list(&swept),
+    }
+}
+
+/// `--opener any` on a large game: the claim on the answers of the few largest
+/// one-position groups first ([`AUTO_GROUPS`]); a refutation there is the verdict
+/// (`Some(exit code)`), else the whole list is checked (`None`).
+fn auto_subsets(
+    ctx: &Ctx,
+    depth: u8,
+    mine: &[GuessId],
+    give_up: Option<std::time::Duration>,
+    scope: &str,
+    t: Instant,
+) -> Result<Option<ExitCode>> {
+    let game = ctx.game;
+    for k in AUTO_GROUPS {
+        let (list, what) = groups_subset(game, k);
+        let sub = sub_game(game, list)?;
+        let sub_table = FeedbackTable::build(&sub);
+        let openers: Vec<GuessId> = mine
+            .iter()
+            .map(|g| {
+                sub.guess_id(game.guesses[g.index()])
+                    .expect("a subset game keeps every guess")
+            })
+            .collect();
+        let bar = progress_bar(ctx.quiet, "check (subset)");
+        bar.set_length(openers.len() as u64);
+        let sweep = check::sweep_within(
+            &sub,
+            &sub_table,
+            &openers,
+            depth,
+            ctx.hard,
+            None,
+            &Default::default(),
+            true,
+            give_up,
+            ctx.stop,
+            &|done| bar.set_position(done as u64),
+        );
+        bar.finish_and_clear();
+        let sweep = match sweep {
+            Err(e) if jobs::is_interrupted(&e) => return Ok(Some(jobs::interrupted(None, ""))),
+            other => other?,
+        };
+        let next = if k == AUTO_GROUPS[AUTO_GROUPS.len() - 1] {
+            "checking every answer"
+        } else {
+            "trying more groups"
+        };
+        match sweep.settled.iter().find(|(_, ok)| *ok) {
+            None if sweep.gave_up.is_empty() => {
+                outln!(
+                    "REFUTED: no opener finds every answer within {depth} guesses{scope}; {} openers checked ({}) in {:.1} s, on the {} answers of {what} only: a tree for every answer, read for these, would find these in time",
+                    sweep.settled.len(),
+                    describe(game, ctx.hard),
+                    t.elapsed().as_secs_f64(),
+                    sub.n_answers()
+                );
+                return Ok(Some(ExitCode::from(1)));
+            }
+            None => outln!(
+                "the {} answers of {what} do not settle it (gave up on {} opener(s)); {next}",
+                sub.n_answers(),
+                sweep.gave_up.len(),
+            ),
+            Some((g, _)) => outln!(
+                "the {} answers of {what} do not settle it ({} finds them all within {depth}); {next}",
+                sub.n_answers(),
+                sub.guesses[g.index()],
+            ),
+        }
+    }
+    Ok(None)
+}
+
+/// The verdict lines of a finished `--opener any` sweep.
+struct AnyReport<'a> {
+    ctx: &'a Ctx<'a>,
+    depth: u8,
+    /// What part of the openers was checked (` (shard 2/8: ...)`), or empty.
+    scope: &'a str,
+    give_up: Option<std::time::Duration>,
+    secs: f64,
+}
+
+impl AnyReport<'_> {
+    fn words(&self, gs: impl Iterator<Item = GuessId>) -> Vec<String> {
+        gs.map(|g| self.ctx.game.guesses[g.index()].to_string())
+            .collect()
+    }
+
+    /// The openers given up, if any.
+    fn gave_up_line(&self, gave_up: &[String]) -> Result<()> {
         if !gave_up.is_empty() {
             outln!(
                 "UNDECIDED for the {} opener(s) given up after {:.0} s: {}; rerun without --give-up (or with a longer one) to settle them",
                 gave_up.len(),
-                give_up.map_or(0.0, |d| d.as_secs_f64()),
+                self.give_up.map_or(0.0, |d| d.as_secs_f64()),
                 gave_up.join(" ")
             );
         }
         Ok(())
-    };
-    if let Some(whole) = whole {
-        let what = describe(whole.game, ctx.hard);
+    }
+
+    /// On the whole list: PROVED by the first opener that meets the claim, REFUTED
+    /// when none does (exit 1), or when some were given up, refuted for the others
+    /// (exit 2).
+    fn on_list(&self, sweep: &check::Sweep) -> Result<ExitCode> {
+        let (depth, scope, secs) = (self.depth, self.scope, self.secs);
+        let what = describe(self.ctx.game, self.ctx.hard);
+        let good = self.words(sweep.settled.iter().filter(|s| s.1).map(|s| s.0));
+        let gave_up = self.words(sweep.gave_up.iter().copied());
+        let n = sweep.settled.len() + gave_up.len();
+        let refuted = sweep.settled.len() - good.len();
+        if good.is_empty() && !gave_up.is_empty() {
+            outln!(
+                "REFUTED for {refuted} of the {n} openers{scope}: from none of them does a tree find every answer within {depth} guesses ({what}); {secs:.1} s"
+            );
+            self.gave_up_line(&gave_up)?;
+            return Ok(ExitCode::from(2));
+        }
+        if good.is_empty() {
+            outln!(
+                "REFUTED: no opener finds every answer within {depth} guesses{scope}; {} openers checked ({what}) in {secs:.1} s",
+                sweep.settled.len()
+            );
+            Ok(ExitCode::from(1))
+        } else {
+            outln!(
+                "PROVED: opener {} finds every answer within {depth} guesses ({what}); stopped after {} openers in {secs:.1} s",
+                good.join(", "),
+                sweep.settled.len()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+
+    /// On a subset of `whole`'s answers: each refuted opener is refuted on the whole
+    /// list; the others are undecided (exit 2 unless every opener is refuted).
+    fn on_subset(&self, sweep: &check::Sweep, whole: &Whole) -> Result<ExitCode> {
+        let (depth, scope, secs) = (self.depth, self.scope, self.secs);
+        let good = self.words(sweep.settled.iter().filter(|s| s.1).map(|s| s.0));
+        let gave_up = self.words(sweep.gave_up.iter().copied());
+        let n = sweep.settled.len() + gave_up.len();
+        let refuted = sweep.settled.len() - good.len();
+        let what = describe(whole.game, self.ctx.hard);
         let total = whole.game.n_answers();
         if good.is_empty() && gave_up.is_empty() {
             outln!(
-                "REFUTED on the whole list: no opener finds every one of the {total} answers within {depth} guesses{shard_text} ({what}), since none does on {}; {n} openers checked in {secs:.1} s",
+                "REFUTED on the whole list: no opener finds every one of the {total} answers within {depth} guesses{scope} ({what}), since none does on {}; {n} openers checked in {secs:.1} s",
                 whole.name
             );
             return Ok(ExitCode::from(1));
         }
         outln!(
-            "REFUTED on the whole list for {refuted} of the {n} openers{shard_text}: from none of them does a tree find every one of the {total} answers within {depth} guesses ({what}), since none does on {}; {secs:.1} s",
+            "REFUTED on the whole list for {refuted} of the {n} openers{scope}: from none of them does a tree find every one of the {total} answers within {depth} guesses ({what}), since none does on {}; {secs:.1} s",
             whole.name
         );
         if !good.is_empty() {
@@ -691,31 +745,7 @@ fn any(ctx: &Ctx, depth: u8, sweep: &Sweep, whole: Option<&Whole>) -> Result<Exi
                 good.join(" ")
             );
         }
-        gave_up_line()?;
-        return Ok(ExitCode::from(2));
-    }
-    if good.is_empty() && !gave_up.is_empty() {
-        outln!(
-            "REFUTED for {refuted} of the {n} openers{shard_text}: from none of them does a tree find every answer within {depth} guesses ({}); {secs:.1} s",
-            describe(game, ctx.hard)
-        );
-        gave_up_line()?;
-        return Ok(ExitCode::from(2));
-    }
-    if good.is_empty() {
-        outln!(
-            "REFUTED: no opener finds every answer within {depth} guesses{shard_text}; {} openers checked ({}) in {secs:.1} s",
-            sweep.settled.len(),
-            describe(game, ctx.hard)
-        );
-        Ok(ExitCode::from(1))
-    } else {
-        outln!(
-            "PROVED: opener {} finds every answer within {depth} guesses ({}); stopped after {} openers in {secs:.1} s",
-            good.join(", "),
-            describe(game, ctx.hard),
-            sweep.settled.len()
-        );
-        Ok(ExitCode::SUCCESS)
+        self.gave_up_line(&gave_up)?;
+        Ok(ExitCode::from(2))
     }
 }

@@ -2,17 +2,15 @@
 //! `wordle_tree::jobs::min_over`); the progress bar, the timing report, the ranking and the
 //! verdict line.
 
-use super::bench::peak_memory_mib;
-use super::{describe, Ctx};
+use super::{describe, jobs, Ctx};
 use anyhow::{bail, Result};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::word::Word;
-use wordle_tree::jobs::min_over::{self, OverDir, Ranking, Settings, Tally, Verdict};
+use wordle_tree::jobs::min_over::{self, OverDir, Ranking, Settings, Verdict};
 use wordle_tree::jobs::openers::all_openers;
-use wordle_tree::search::SolveError;
 use wordle_tree::store::results::Shard;
 
 /// Options gathered by `check`.
@@ -48,7 +46,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         bail!("--merge reads every shard's results: leave out --shard");
     }
     let mut set = match a.openers {
-        Some(path) => super::check::openers_of(game, path)?,
+        Some(path) => jobs::openers_of(game, path)?,
         None => all_openers(game),
     };
     if let Some(step) = a.sample {
@@ -95,52 +93,32 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             threads: rayon::current_num_threads(),
             memory_limit: super::memory_bytes(a.memory)?,
         };
-        let bar = super::progress_bar(ctx.quiet, "check");
-        let show = |t: &Tally| {
-            bar.set_length(t.total as u64);
-            bar.set_position(t.done as u64);
-            bar.set_message(format!(
-                "exact {} dismissed {} (reused {}) best {} cutoff {}",
-                t.exact,
-                t.dismissed,
-                t.reused,
-                t.best.map_or("-".into(), |b| b.to_string()),
-                t.cutoff.map_or("none yet".into(), |c| c.to_string())
-            ));
-        };
+        let (bar, show) = jobs::tally_bar(ctx.quiet, "check");
         let summary = min_over::sweep(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show);
         bar.finish_and_clear();
         let summary = match summary {
-            Err(min_over::SweepError::Solve(SolveError::Interrupted)) => bail!(
-                "interrupted; finished openers are kept in {}: rerun the same command to resume",
-                a.results.display()
-            ),
+            Err(e) if jobs::is_interrupted(&e) => {
+                return Ok(jobs::interrupted(Some(a.results), "openers"))
+            }
             other => other?,
         };
-        for w in &summary.warnings {
-            errln!("warning: {w}");
-        }
-        outln!(
-            "{} openers searched, {} reused from the results directory; cutoff {}; {:.1} s wall",
-            summary.computed.len(),
-            summary.reused,
-            summary.cutoff.map_or("none".into(), |c| c.to_string()),
-            t.elapsed().as_secs_f64()
-        );
         let runs: Vec<(f64, String)> = summary
             .computed
             .iter()
             .map(|r| {
-                (
-                    r.cpu_seconds,
-                    format!("{} {:.2} s", r.opener, r.cpu_seconds),
-                )
+                let label = format!("{} {:.2} s", r.opener, r.cpu_seconds);
+                (r.cpu_seconds, label)
             })
             .collect();
-        super::openers::print_cpu_spread(&runs)?;
-        if let Some(m) = peak_memory_mib() {
-            outln!("peak memory {m:.0} MiB");
-        }
+        let wall = t.elapsed().as_secs_f64();
+        jobs::sweep_report(
+            &summary.warnings,
+            None,
+            summary.reused,
+            summary.cutoff,
+            wall,
+            &runs,
+        )?;
     } else {
         let (_, warnings) = dir.scan()?;
         for w in &warnings {
@@ -194,27 +172,15 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
 /// The best rows (exact counts, extended to ties) and what the rest is known to leave.
 fn table(r: &Ranking, d: u8) -> String {
     let mut out = String::new();
-    let mut shown = SHOWN.min(r.exact.len());
-    while shown > 0 && shown < r.exact.len() && r.exact[shown].0 == r.exact[shown - 1].0 {
-        shown += 1;
-    }
+    let shown = r.shown(SHOWN);
     if shown > 0 {
         out += &format!("{:>5}  {:<6}  over {d}\n", "rank", "opener");
     }
-    let mut rank = 0;
-    for (i, &(v, w)) in r.exact[..shown].iter().enumerate() {
-        if i == 0 || v != r.exact[i - 1].0 {
-            rank = i + 1;
-        }
+    for (rank, v, w) in r.ranked(shown) {
         out += &format!("{rank:>5}  {:<6}  {v:>6}\n", w.to_string());
     }
-    if r.exact.len() > shown {
-        out += &format!(
-            "{} more openers have exact counts ({} to {})\n",
-            r.exact.len() - shown,
-            r.exact[shown].0,
-            r.exact.last().expect("non-empty").0
-        );
+    if let Some((more, low, high)) = r.beyond(shown) {
+        out += &format!("{more} more openers have exact counts ({low} to {high})\n");
     }
     if let Some(lb) = r.least_bound {
         out += &format!(

@@ -39,6 +39,7 @@ use wordle_tree::tree::{histogram_text, Tree};
 
 mod check;
 mod check_units;
+mod jobs;
 mod min_over;
 mod proof;
 #[cfg(test)]

@@ -1,14 +1,13 @@
 //! The `openers` command: exact totals for many openers, resumable and shardable (see
 //! `wordle_tree::jobs::openers`); the progress bar, the timing report and the ranking table.
 
-use super::bench::peak_memory_mib;
-use super::{describe, Ctx};
+use super::{describe, jobs, Ctx};
 use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use wordle_tree::game::table::FeedbackTable;
-use wordle_tree::jobs::openers::{self, OpenersDir, Settings, Shard, Tally};
+use wordle_tree::jobs::openers::{self, OpenersDir, Settings, Shard};
 use wordle_tree::store::opener_table::{Entry, OpenerTable};
 
 /// Options of `openers`, gathered by the clap layer.
@@ -27,35 +26,6 @@ pub(super) struct Args<'a> {
     pub prepass: usize,
     pub exact: bool,
     pub write_table: Option<&'a Path>,
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
-
-/// Prints the spread of per-opener CPU seconds and the five slowest openers, from
-/// `(cpu seconds, label)` pairs (nothing when there are none). Shared by `openers`
-/// and the min-over sweep of `check`.
-pub(super) fn print_cpu_spread(runs: &[(f64, String)]) -> Result<()> {
-    if runs.is_empty() {
-        return Ok(());
-    }
-    let mut cpu: Vec<f64> = runs.iter().map(|r| r.0).collect();
-    cpu.sort_by(f64::total_cmp);
-    let sum: f64 = cpu.iter().sum();
-    outln!(
-        "per-opener CPU seconds: total {sum:.1}, mean {:.3}, median {:.3}, p90 {:.3}, p99 {:.3}, max {:.3}",
-        sum / cpu.len() as f64,
-        percentile(&cpu, 0.5),
-        percentile(&cpu, 0.9),
-        percentile(&cpu, 0.99),
-        cpu[cpu.len() - 1]
-    );
-    let mut slow: Vec<&(f64, String)> = runs.iter().collect();
-    slow.sort_by(|x, y| y.0.total_cmp(&x.0));
-    let names: Vec<&str> = slow.iter().take(5).map(|r| r.1.as_str()).collect();
-    outln!("slowest: {}", names.join(", "));
-    Ok(())
 }
 
 pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
@@ -90,7 +60,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         a.results.display()
     );
     let t = Instant::now();
-    let mut interrupted = false;
+    let mut stopped = false;
     if !a.merge {
         let table = FeedbackTable::build(game);
         let shard = a.shard.unwrap_or(Shard::ALL);
@@ -105,45 +75,32 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             memory_limit: super::memory_bytes(a.memory)?,
             exact: a.exact,
         };
-        let bar = super::progress_bar(ctx.quiet, "openers");
-        let show = |t: &Tally| {
-            bar.set_length(t.total as u64);
-            bar.set_position(t.done as u64);
-            let cutoff = t.cutoff.map_or("none yet".into(), |c| c.to_string());
-            bar.set_message(format!(
-                "exact {} dismissed {} (reused {}) best {} cutoff {cutoff}",
-                t.exact,
-                t.dismissed,
-                t.skipped,
-                t.best.map_or("-".into(), |b| b.to_string())
-            ));
-        };
-        let summary = openers::run(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show)?;
+        let (bar, show) = jobs::tally_bar(ctx.quiet, "openers");
+        let summary = openers::run(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show);
         bar.finish_and_clear();
-        for w in &summary.warnings {
-            errln!("warning: {w}");
-        }
-        interrupted = summary.interrupted;
-        let cutoff = summary.cutoff.map_or("none".into(), |c| c.to_string());
-        outln!(
-            "shard {}/{}: {} openers searched, {} reused from the results directory; cutoff {cutoff}; {:.1} s wall",
-            shard.index,
-            shard.count,
-            summary.computed.len(),
-            summary.skipped,
-            t.elapsed().as_secs_f64()
-        );
-        let runs: Vec<(f64, String)> = summary
-            .computed
-            .iter()
-            .map(|r| {
-                let label = format!("{} {:.2} s ({} states)", r.opener, r.cpu_seconds, r.states);
-                (r.cpu_seconds, label)
-            })
-            .collect();
-        print_cpu_spread(&runs)?;
-        if let Some(m) = peak_memory_mib() {
-            outln!("peak memory {m:.0} MiB");
+        match summary {
+            Err(e) if jobs::is_interrupted(&e) => stopped = true,
+            summary => {
+                let summary = summary?;
+                let runs: Vec<(f64, String)> = summary
+                    .computed
+                    .iter()
+                    .map(|r| {
+                        let label =
+                            format!("{} {:.2} s ({} states)", r.opener, r.cpu_seconds, r.states);
+                        (r.cpu_seconds, label)
+                    })
+                    .collect();
+                let wall = t.elapsed().as_secs_f64();
+                jobs::sweep_report(
+                    &summary.warnings,
+                    Some(shard),
+                    summary.skipped,
+                    summary.cutoff,
+                    wall,
+                    &runs,
+                )?;
+            }
         }
     }
     let scan = dir.scan()?;
@@ -187,12 +144,8 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     }
     let ranking = openers::Ranking::new(game, &set, &scan.records);
     out!("{}", ranking.table(game.n_answers(), a.top));
-    if interrupted {
-        errln!(
-            "interrupted: finished openers are saved in {}; rerun the same command to resume",
-            a.results.display()
-        );
-        return Ok(ExitCode::from(130));
+    if stopped {
+        return Ok(jobs::interrupted(Some(a.results), "openers"));
     }
     Ok(ExitCode::SUCCESS)
 }

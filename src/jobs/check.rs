@@ -37,13 +37,14 @@ use crate::game::feedback::Feedback;
 use crate::game::hard::Revealed;
 use crate::game::table::FeedbackTable;
 use crate::game::{AnswerId, Game, GuessId};
+use crate::jobs::driver::{self, Job, Queue};
 use crate::search::bound::{Objective, OVER_PENALTY};
 use crate::search::{Buckets, Config, SolveError, Solver};
 use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
 use crate::tree::Tree;
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 pub use crate::game::GAME_LIMIT;
 
@@ -268,15 +269,7 @@ pub const WITHIN_KIND: Kind = Kind {
     file_tag: "within",
 };
 
-/// What can stop a sweep: a results directory fault (named) or the search's error
-/// (an interruption).
-#[derive(Debug, thiserror::Error)]
-pub enum SweepError {
-    #[error(transparent)]
-    Results(#[from] ResultsError),
-    #[error(transparent)]
-    Solve(#[from] SolveError),
-}
+pub use crate::jobs::driver::SweepError;
 
 /// What [`sweep_within`] settled.
 #[derive(Debug, Default)]
@@ -330,15 +323,15 @@ pub fn finished_within(dir: &ResultsDir) -> Result<(Finished, Vec<String>), Resu
 }
 
 /// `check --opener any`: whether some opener of `openers` meets "every answer within
-/// `depth`", in parallel, stopping at the first that does when `stop_at_success`
-/// (else every opener is settled: on a subset of the answers a success decides
-/// nothing, so the sweep lists them all). With `give_up`, an opener still unsettled
-/// after searching that long is left undecided ([`Sweep::gave_up`]), so that a few
-/// hard openers do not hold up
-/// thousands of easy ones. Openers in `finished` (see
-/// [`finished_within`]) are not searched again; with `dir`, each opener searched is
-/// written to it. A write fault or an interruption stops the sweep with the error: no
-/// verdict is ever drawn from a partial sweep.
+/// `depth`", on [`crate::jobs::driver`]'s workers (one shared solver), stopping at
+/// the first that does when `stop_at_success` (else every opener is settled: on a
+/// subset of the answers a success decides nothing, so the sweep lists them all).
+/// With `give_up`, an opener still unsettled after searching that long is left
+/// undecided ([`Sweep::gave_up`]), so that a few hard openers do not hold up
+/// thousands of easy ones. Openers in `finished` (see [`finished_within`]) are not
+/// searched again; with `dir`, each opener searched is written to it. A write fault
+/// or an interruption stops the sweep with the error: no verdict is ever drawn from a
+/// partial sweep.
 #[allow(clippy::too_many_arguments)]
 pub fn sweep_within(
     game: &Game,
@@ -353,111 +346,168 @@ pub fn sweep_within(
     stop: &AtomicBool,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Sweep, SweepError> {
-    use rayon::prelude::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Mutex;
-    if let Some(dir) = dir {
-        let word = |g: &GuessId| game.guesses[g.index()].as_str().to_string();
-        if openers
-            .iter()
-            .any(|g| !finished.settled.contains_key(&word(g)))
-        {
-            // Openers left to compute: a pack cannot take their results.
-            dir.writable()?;
+    let job = WithinJob {
+        game,
+        solver: within_solver(game, table, depth, hard, stop),
+        dir,
+        finished,
+        stop_at_success,
+        give_up,
+        progress,
+        found: AtomicBool::new(false),
+        sweep: Mutex::new(Vec::new()),
+    };
+    let queue = Queue::singles((0..openers.len()).map(|i| (i, openers[i])).collect());
+    let ran = driver::run(&job, &queue, rayon::current_num_threads(), stop)?;
+    let mut all = job.sweep.into_inner().unwrap();
+    all.sort_by_key(|&(i, ..)| i);
+    let mut sweep = Sweep {
+        reused: ran.reused,
+        ..Sweep::default()
+    };
+    for (_, g, r) in all {
+        match r.result {
+            Within::Proved => sweep.settled.push((g, true)),
+            Within::Refuted => sweep.settled.push((g, false)),
+            Within::GaveUp => sweep.gave_up.push(g),
         }
     }
-    let solver = within_solver(game, table, depth, hard, stop);
-    let found = AtomicBool::new(false);
-    let failure: Mutex<Option<SweepError>> = Mutex::new(None);
-    let done = AtomicUsize::new(0);
-    let reused = AtomicUsize::new(0);
-    let gave_up: Mutex<Vec<GuessId>> = Mutex::new(Vec::new());
-    let halt = || found.load(Ordering::Relaxed) || failure.lock().unwrap().is_some();
-    let fail = |e: SweepError| {
-        failure.lock().unwrap().get_or_insert(e);
-    };
-    let settled: Vec<(GuessId, bool)> = openers
-        .par_iter()
-        .filter_map(|&g| {
-            if halt() {
-                return None;
-            }
-            let word = game.guesses[g.index()];
-            let write = |result: &str, seconds: f64| {
-                if let Some(dir) = dir {
-                    let mut f = ResultFile::new(dir.header().clone());
-                    f.set("opener", word)
-                        .set("result", result)
-                        .set("seconds", format!("{seconds:.3}"));
-                    if let Err(e) = dir.write(word.as_str(), &f) {
-                        fail(e.into());
-                        return false;
-                    }
-                }
-                true
-            };
-            let gave_up_before = finished
-                .gave_up
-                .get(word.as_str())
-                .is_some_and(|&s| give_up.is_some_and(|d| d.as_secs_f64() <= s));
-            let ok = match finished.settled.get(word.as_str()) {
-                Some(&ok) => {
-                    reused.fetch_add(1, Ordering::Relaxed);
-                    ok
-                }
-                None if gave_up_before => {
-                    reused.fetch_add(1, Ordering::Relaxed);
-                    gave_up.lock().unwrap().push(g);
-                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    return None;
-                }
-                None => {
-                    let t = std::time::Instant::now();
-                    let ok = match opener_within_by(&solver, g, give_up.map(|d| t + d)) {
-                        Ok(Some(ok)) => ok,
-                        Ok(None) => {
-                            let limit = give_up.expect("only a deadline gives up").as_secs_f64();
-                            if write("gave-up", limit) {
-                                gave_up.lock().unwrap().push(g);
-                                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                            }
-                            return None;
-                        }
-                        Err(e) => {
-                            fail(e.into());
-                            return None;
-                        }
-                    };
-                    let result = if ok { "proved" } else { "refuted" };
-                    if !write(result, t.elapsed().as_secs_f64()) {
-                        return None;
-                    }
-                    ok
-                }
-            };
-            if ok && stop_at_success {
-                found.store(true, Ordering::Relaxed);
-            }
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-            Some((g, ok))
-        })
-        .collect();
-    if let Some(e) = failure.into_inner().unwrap() {
-        return Err(e);
-    }
-    if stop.load(Ordering::Relaxed) {
-        return Err(SolveError::Interrupted.into());
-    }
-    let mut gave_up = gave_up.into_inner().unwrap();
-    gave_up.sort();
+    sweep.gave_up.sort();
     debug_assert!(
-        (stop_at_success && settled.iter().any(|s| s.1))
-            || settled.len() + gave_up.len() == openers.len(),
+        (stop_at_success && sweep.settled.iter().any(|s| s.1))
+            || sweep.settled.len() + sweep.gave_up.len() == openers.len(),
         "a sweep without a success settles every opener or gives it up"
     );
-    Ok(Sweep {
-        settled,
-        gave_up,
-        reused: reused.into_inner(),
-    })
+    Ok(sweep)
+}
+
+/// One opener's record in a [`WITHIN_KIND`] directory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct WithinRecord {
+    result: Within,
+    /// The time taken, or for [`Within::GaveUp`] the time limit.
+    seconds: f64,
+}
+
+/// `result=proved|refuted|gave-up`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Within {
+    Proved,
+    Refuted,
+    GaveUp,
+}
+
+impl Within {
+    fn of(ok: bool) -> Within {
+        if ok {
+            Within::Proved
+        } else {
+            Within::Refuted
+        }
+    }
+}
+
+/// `check --opener any --max-guesses D` as a [`Job`]: one unit per opener (with its
+/// position in the list, so the openers settled are reported in list order).
+struct WithinJob<'a> {
+    game: &'a Game,
+    solver: Solver<'a>,
+    dir: Option<&'a ResultsDir>,
+    finished: &'a Finished,
+    stop_at_success: bool,
+    give_up: Option<std::time::Duration>,
+    progress: &'a (dyn Fn(usize) + Sync),
+    found: AtomicBool,
+    sweep: Mutex<Vec<(usize, GuessId, WithinRecord)>>,
+}
+
+impl Job for WithinJob<'_> {
+    type Unit = (usize, GuessId);
+    type Worker = ();
+    type Record = WithinRecord;
+    type Error = SweepError;
+
+    fn worker(&self) {}
+
+    fn stored(&self, (_, g): (usize, GuessId)) -> Option<WithinRecord> {
+        let word = self.game.guesses[g.index()];
+        if let Some(&ok) = self.finished.settled.get(word.as_str()) {
+            let result = Within::of(ok);
+            return Some(WithinRecord {
+                result,
+                seconds: 0.0,
+            });
+        }
+        let &seconds = self.finished.gave_up.get(word.as_str())?;
+        // Given up before under this limit or a longer one: passed by.
+        let result = Within::GaveUp;
+        (self.give_up)
+            .is_some_and(|d| d.as_secs_f64() <= seconds)
+            .then_some(WithinRecord { result, seconds })
+    }
+
+    fn has_record(&self, (_, g): (usize, GuessId)) -> bool {
+        // Only settled openers: one given up may be searched again.
+        self.dir.is_none()
+            || self
+                .finished
+                .settled
+                .contains_key(self.game.guesses[g.index()].as_str())
+    }
+
+    fn writable(&self) -> Result<(), SweepError> {
+        match self.dir {
+            Some(dir) => Ok(dir.writable()?),
+            None => Ok(()),
+        }
+    }
+
+    fn solve(
+        &self,
+        _: &mut (),
+        (_, g): (usize, GuessId),
+    ) -> Result<Option<WithinRecord>, SweepError> {
+        let t = std::time::Instant::now();
+        let found = opener_within_by(&self.solver, g, self.give_up.map(|d| t + d))?;
+        Ok(Some(match found {
+            Some(ok) => WithinRecord {
+                result: Within::of(ok),
+                seconds: t.elapsed().as_secs_f64(),
+            },
+            None => WithinRecord {
+                result: Within::GaveUp,
+                seconds: self
+                    .give_up
+                    .expect("only a deadline gives up")
+                    .as_secs_f64(),
+            },
+        }))
+    }
+
+    fn write(&self, (_, g): (usize, GuessId), r: &WithinRecord) -> Result<(), SweepError> {
+        let Some(dir) = self.dir else { return Ok(()) };
+        let word = self.game.guesses[g.index()];
+        let result = match r.result {
+            Within::Proved => "proved",
+            Within::Refuted => "refuted",
+            Within::GaveUp => "gave-up",
+        };
+        let mut f = ResultFile::new(dir.header().clone());
+        f.set("opener", word)
+            .set("result", result)
+            .set("seconds", format!("{:.3}", r.seconds));
+        Ok(dir.write(word.as_str(), &f)?)
+    }
+
+    fn settled(&self, (i, g): (usize, GuessId), r: WithinRecord, _: bool, done: usize) {
+        if r.result == Within::Proved && self.stop_at_success {
+            self.found.store(true, Ordering::Relaxed);
+        }
+        self.sweep.lock().unwrap().push((i, g, r));
+        (self.progress)(done);
+    }
+
+    fn halted(&self) -> bool {
+        self.found.load(Ordering::Relaxed)
+    }
 }

@@ -19,7 +19,7 @@
 //! `--cutoff N` to seed it, whichever is lower): every opener whose count is below the
 //! cutoff is solved exactly, so every opener tied with the best is found exactly, and
 //! every other one is dismissed with a proved lower bound at least the cutoff.
-//! Openers go in order of a cheap one-level estimate (`openers::order_by_estimate`),
+//! Openers go in order of a cheap one-level estimate ([`prepass_plan`]),
 //! the [`PREPASS`] most promising of the whole list first in every shard, so a low
 //! cutoff comes early. The cutoff never rises during a run.
 //!
@@ -34,23 +34,23 @@
 //! (always so with the default cutoff). No exact count at all (a seeded cutoff at or
 //! below the minimum): every opener is proved to leave at least the least bound.
 //!
-//! Workers: one thread each with its own [`Solver`] (an equal share of the memory
-//! limit), pulling openers from a shared counter, as in `openers`. An interruption or a
-//! write fault ends the sweep with the error; a result file is only written for a
-//! finished search, so no verdict is drawn from a partial one.
+//! Workers: [`crate::jobs::driver`]'s, each with its own [`Solver`] (an equal share of
+//! the memory limit). An interruption or a write fault ends the sweep with the error;
+//! a result file is only written for a finished search, so no verdict is drawn from a
+//! partial one.
 
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::jobs::openers::order_by_estimate;
-use crate::search::bound::INFEASIBLE;
-use crate::search::{Config, Objective, OpenerCost, SolveError, Solver};
+pub use crate::jobs::driver::Tally;
+use crate::jobs::driver::{self, prepass_plan, OpenerJob, OpenerSweep, Queue, Standing, Stopwatch};
+use crate::search::{Config, Objective, SolveError, Solver};
 use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
+
+pub use crate::jobs::driver::Outcome;
 
 /// The game's guess limit: answers over D must still be found within it.
 pub use crate::jobs::check::GAME_LIMIT;
@@ -65,44 +65,7 @@ pub const KIND: Kind = Kind {
 /// How many of the most promising openers of the whole list every shard runs first.
 pub const PREPASS: usize = 8;
 
-/// What is proved about one opener.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The least number of answers over D, exactly.
-    Exact(u64),
-    /// A proved lower bound on it, at least the cutoff it was searched under.
-    AtLeast(u64),
-    /// No tree from this opener finds every answer within the game's limit.
-    CannotFinish,
-}
-
 impl Outcome {
-    fn from_cost(c: OpenerCost) -> Outcome {
-        match c {
-            OpenerCost::Exact(v) | OpenerCost::AtLeast(v) if v >= INFEASIBLE as u64 => {
-                Outcome::CannotFinish
-            }
-            OpenerCost::Exact(v) => Outcome::Exact(v),
-            OpenerCost::AtLeast(v) => Outcome::AtLeast(v),
-        }
-    }
-
-    /// True when it settles its opener under `cutoff` (`None`: no cutoff).
-    pub fn decides(&self, cutoff: Option<u64>) -> bool {
-        match *self {
-            Outcome::Exact(_) | Outcome::CannotFinish => true,
-            Outcome::AtLeast(lb) => cutoff.is_some_and(|c| lb >= c),
-        }
-    }
-
-    fn text(&self) -> String {
-        match self {
-            Outcome::Exact(v) => format!("exact {v}"),
-            Outcome::AtLeast(v) => format!("at-least {v}"),
-            Outcome::CannotFinish => "cannot-finish".into(),
-        }
-    }
-
     fn parse(s: &str) -> Option<Outcome> {
         if s == "cannot-finish" {
             return Some(Outcome::CannotFinish);
@@ -129,15 +92,7 @@ pub struct Record {
     pub cpu_seconds: f64,
 }
 
-/// What can stop a sweep: a results directory fault (named) or the search's error
-/// (an interruption).
-#[derive(Debug, thiserror::Error)]
-pub enum SweepError {
-    #[error(transparent)]
-    Results(#[from] ResultsError),
-    #[error(transparent)]
-    Solve(#[from] SolveError),
-}
+pub use crate::jobs::driver::SweepError;
 
 /// The min-over result files of one game, mode and D in a directory.
 pub struct OverDir<'a> {
@@ -261,18 +216,6 @@ pub struct Settings {
     pub memory_limit: usize,
 }
 
-/// Running counts, passed to the progress callback after every opener.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Tally {
-    pub done: usize,
-    pub total: usize,
-    pub exact: usize,
-    pub dismissed: usize,
-    pub reused: usize,
-    pub best: Option<u64>,
-    pub cutoff: Option<u64>,
-}
-
 /// What a sweep did.
 #[derive(Debug)]
 pub struct Summary {
@@ -282,27 +225,6 @@ pub struct Summary {
     /// The cutoff at the end (`None`: none).
     pub cutoff: Option<u64>,
     pub warnings: Vec<String>,
-}
-
-/// The cutoff shared by the workers: it only falls (`u64::MAX` inside: none).
-struct SharedCutoff(AtomicU64);
-
-impl SharedCutoff {
-    fn get(&self) -> Option<u64> {
-        let c = self.0.load(Ordering::Relaxed);
-        (c != u64::MAX).then_some(c)
-    }
-
-    fn lower(&self, c: u64) {
-        self.0.fetch_min(c, Ordering::Relaxed);
-    }
-}
-
-/// Reads the calling thread's CPU time (Linux; `None` elsewhere).
-fn thread_cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 * 1e-9)
 }
 
 /// The solver configuration of a sweep (one per worker).
@@ -346,24 +268,7 @@ pub fn sweep(
     progress: &(dyn Fn(&Tally) + Sync),
 ) -> Result<Summary, SweepError> {
     let (records, warnings) = dir.scan()?;
-    let mut plan: Vec<GuessId> = Vec::new();
-    let mut seen = vec![false; game.n_guesses()];
-    for g in order_by_estimate(game, table, all, GAME_LIMIT)
-        .into_iter()
-        .take(PREPASS)
-    {
-        seen[g.index()] = true;
-        plan.push(g);
-    }
-    for g in order_by_estimate(game, table, mine, GAME_LIMIT) {
-        if !std::mem::replace(&mut seen[g.index()], true) {
-            plan.push(g);
-        }
-    }
-    if plan.iter().any(|g| !records.contains_key(g)) {
-        // Openers left to compute: a pack cannot take their results.
-        dir.dir.writable()?;
-    }
+    let queue = Queue::singles(prepass_plan(game, table, all, mine, PREPASS, GAME_LIMIT));
     let best_stored = records
         .values()
         .filter_map(|r| match r.outcome {
@@ -371,115 +276,96 @@ pub fn sweep(
             _ => None,
         })
         .min();
-    let cutoff = SharedCutoff(AtomicU64::new(u64::MAX));
-    if let Some(c) = settings.cutoff {
-        cutoff.lower(c);
-    }
-    if let Some(b) = best_stored {
-        cutoff.lower(b + 1);
-    }
-    let tally = Mutex::new(Tally {
-        total: plan.len(),
-        best: best_stored,
-        cutoff: cutoff.get(),
-        ..Tally::default()
-    });
-    let computed = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
-    let failure: Mutex<Option<SweepError>> = Mutex::new(None);
-    let threads = settings.threads.max(1).min(plan.len().max(1));
-    let config = config(
-        settings.depth,
-        settings.hard,
-        settings.memory_limit / threads,
-    );
-    let settle = |o: Outcome, reused: bool| {
-        let mut t = tally.lock().unwrap();
-        t.done += 1;
-        t.reused += reused as usize;
-        match o {
-            Outcome::Exact(v) => {
-                t.exact += 1;
-                t.best = Some(t.best.map_or(v, |b| b.min(v)));
-            }
-            Outcome::AtLeast(_) | Outcome::CannotFinish => t.dismissed += 1,
-        }
-        t.cutoff = cutoff.get();
-        progress(&t);
+    let first = match (settings.cutoff, best_stored.map(|b| b + 1)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     };
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                let solver = Solver::new(game, table, config.clone()).with_stop(stop);
-                loop {
-                    if stop.load(Ordering::Relaxed) || failure.lock().unwrap().is_some() {
-                        return;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&g) = plan.get(i) else { return };
-                    let c = cutoff.get();
-                    if let Some(r) = records.get(&g).filter(|r| r.outcome.decides(c)) {
-                        settle(r.outcome, true);
-                        continue;
-                    }
-                    let (t0, cpu0) = (Instant::now(), thread_cpu_seconds());
-                    let outcome = match opener_over(&solver, g, c) {
-                        Ok(o) => o,
-                        Err(e) => {
-                            failure.lock().unwrap().get_or_insert(e.into());
-                            return;
-                        }
-                    };
-                    let cpu = match (cpu0, thread_cpu_seconds()) {
-                        (Some(a), Some(b)) => b - a,
-                        _ => 0.0,
-                    };
-                    let r = Record {
-                        opener: game.guesses[g.index()],
-                        outcome,
-                        cutoff: c,
-                        seconds: t0.elapsed().as_secs_f64(),
-                        cpu_seconds: cpu,
-                    };
-                    if let Err(e) = dir.write(&r) {
-                        failure.lock().unwrap().get_or_insert(e.into());
-                        return;
-                    }
-                    if let Outcome::Exact(v) = outcome {
-                        cutoff.lower(v + 1);
-                    }
-                    settle(outcome, false);
-                    computed.lock().unwrap().push(r);
-                }
-            });
-        }
-    });
-    if let Some(e) = failure.into_inner().unwrap() {
-        return Err(e);
-    }
-    if stop.load(Ordering::Relaxed) {
-        return Err(SolveError::Interrupted.into());
-    }
-    let t = tally.into_inner().unwrap();
+    let threads = settings.threads.max(1).min(queue.units.len().max(1));
+    let job = OverJob {
+        game,
+        table,
+        dir,
+        stop,
+        config: config(
+            settings.depth,
+            settings.hard,
+            settings.memory_limit / threads,
+        ),
+    };
+    let total = queue.units.len();
+    let sweep = OpenerSweep::new(job, &dir.dir, records, first, total, progress);
+    let ran = driver::run(&sweep, &queue, threads, stop)?;
+    let (computed, cutoff) = sweep.finish();
     Ok(Summary {
-        computed: computed.into_inner().unwrap(),
-        reused: t.reused,
-        cutoff: cutoff.get(),
+        computed,
+        reused: ran.reused,
+        cutoff,
         warnings,
     })
 }
 
-/// What the records prove over a set of openers.
+/// The min-over sweep as an [`OpenerJob`].
+struct OverJob<'a> {
+    game: &'a Game,
+    table: &'a FeedbackTable,
+    dir: &'a OverDir<'a>,
+    stop: &'a AtomicBool,
+    config: Config,
+}
+
+impl<'a> OpenerJob for OverJob<'a> {
+    type Worker = Solver<'a>;
+    type Record = Record;
+    type Error = SweepError;
+
+    fn worker(&self) -> Solver<'a> {
+        Solver::new(self.game, self.table, self.config.clone()).with_stop(self.stop)
+    }
+
+    fn outcome(r: &Record) -> Outcome {
+        r.outcome
+    }
+
+    fn reusable(&self, r: &Record, cutoff: Option<u64>) -> bool {
+        r.outcome.decides(cutoff)
+    }
+
+    fn solve(
+        &self,
+        solver: &mut Solver<'a>,
+        g: GuessId,
+        c: Option<u64>,
+    ) -> Result<Record, SweepError> {
+        let clock = Stopwatch::start();
+        let outcome = opener_over(solver, g, c)?;
+        Ok(Record {
+            opener: self.game.guesses[g.index()],
+            outcome,
+            cutoff: c,
+            seconds: clock.seconds(),
+            cpu_seconds: clock.cpu_seconds(),
+        })
+    }
+
+    fn write(&self, _: GuessId, r: &Record) -> Result<(), SweepError> {
+        Ok(self.dir.write(r)?)
+    }
+
+    fn cutoff_after(&self, v: u64) -> Option<u64> {
+        Some(v + 1)
+    }
+}
+
+/// What the records prove over a set of openers: their [`Standing`] (read through
+/// it: `ranking.exact`, `ranking.dismissed`, ...).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ranking {
-    /// Exact counts, best first (ties alphabetical).
-    pub exact: Vec<(u64, Word)>,
-    /// Openers dismissed with a lower bound, and the least such bound.
-    pub dismissed: usize,
-    pub least_bound: Option<u64>,
-    pub cannot_finish: usize,
-    /// Openers of the set with no result yet.
-    pub missing: Vec<Word>,
+pub struct Ranking(Standing);
+
+impl std::ops::Deref for Ranking {
+    type Target = Standing;
+    fn deref(&self) -> &Standing {
+        &self.0
+    }
 }
 
 /// The verdict a [`Ranking`] supports.
@@ -500,27 +386,9 @@ pub enum Verdict {
 
 impl Ranking {
     pub fn new(game: &Game, openers: &[GuessId], records: &BTreeMap<GuessId, Record>) -> Ranking {
-        let mut r = Ranking {
-            exact: Vec::new(),
-            dismissed: 0,
-            least_bound: None,
-            cannot_finish: 0,
-            missing: Vec::new(),
-        };
-        for &g in openers {
-            let w = game.guesses[g.index()];
-            match records.get(&g).map(|rec| rec.outcome) {
-                Some(Outcome::Exact(v)) => r.exact.push((v, w)),
-                Some(Outcome::AtLeast(lb)) => {
-                    r.dismissed += 1;
-                    r.least_bound = Some(r.least_bound.map_or(lb, |b| b.min(lb)));
-                }
-                Some(Outcome::CannotFinish) => r.cannot_finish += 1,
-                None => r.missing.push(w),
-            }
-        }
-        r.exact.sort();
-        r
+        Ranking(Standing::new(game, openers, |g| {
+            records.get(&g).map(|r| r.outcome)
+        }))
     }
 
     /// What is proved (module doc).

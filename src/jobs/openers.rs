@@ -48,19 +48,21 @@
 //! share of the memory limit), pulling openers from a shared counter. Per-worker
 //! solvers make the per-opener counters exact and avoid contention on the table.
 
-use crate::game::candidates::count_buckets;
-use crate::game::feedback::{Feedback, FEEDBACKS};
+use crate::game::feedback::Feedback;
 use crate::game::table::FeedbackTable;
 use crate::game::word::{ListError, Word, WordList};
 use crate::game::{Game, GuessId};
+pub use crate::jobs::driver::Tally;
+use crate::jobs::driver::{self, prepass_plan, OpenerJob, OpenerSweep, Queue, Standing, Stopwatch};
 use crate::search::bound::{Objective, INFEASIBLE};
-use crate::search::{Config, OpenerCost, SolveError, Solver};
+use crate::search::{Config, SolveError, Solver};
 use crate::store::results::{Header, Kind, ResultFile, ResultsDir, ResultsError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+
+pub use crate::jobs::driver::{estimate, order_by_estimate, Outcome};
 
 /// What can go wrong with openers input or the results directory.
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +78,9 @@ pub enum OpenersError {
     },
     #[error(transparent)]
     Results(#[from] ResultsError),
+    /// The search's error: an interruption.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
     /// A solver result that does not check out (a bug, never bad input).
     #[error("internal error: {0}")]
     Internal(String),
@@ -113,49 +118,6 @@ pub fn load_openers(game: &Game, path: &Path) -> Result<Vec<GuessId>, OpenersErr
         .collect()
 }
 
-/// The one-level lower bound of an opener and its sum of squared bucket sizes (the
-/// estimate openers are ordered by, smallest first).
-pub fn estimate(
-    game: &Game,
-    table: &FeedbackTable,
-    opener: GuessId,
-    max_guesses: u8,
-) -> (u64, u64) {
-    let mut counts = [0u32; FEEDBACKS];
-    count_buckets(table, opener, &game.all_answer_ids(), &mut counts);
-    let mut bound = game.n_answers() as u64;
-    let mut sum_squares = 0u64;
-    for (f, &m) in counts.iter().enumerate() {
-        sum_squares += m as u64 * m as u64;
-        if m > 0 && f != Feedback::ALL_GREEN.0 as usize {
-            bound +=
-                Objective::total().size_bound(m as usize, 0, max_guesses.saturating_sub(1)) as u64;
-        }
-    }
-    (bound.min(INFEASIBLE as u64), sum_squares)
-}
-
-/// `openers` sorted by [`estimate`], ties alphabetical.
-pub fn order_by_estimate(
-    game: &Game,
-    table: &FeedbackTable,
-    openers: &[GuessId],
-    max_guesses: u8,
-) -> Vec<GuessId> {
-    let mut keyed: Vec<((u64, u64), Word, GuessId)> = openers
-        .iter()
-        .map(|&g| {
-            (
-                estimate(game, table, g, max_guesses),
-                game.guesses[g.index()],
-                g,
-            )
-        })
-        .collect();
-    keyed.sort();
-    keyed.into_iter().map(|(_, _, g)| g).collect()
-}
-
 /// Reorders `plan` so that openers with the same set of letters are adjacent (each
 /// group where its first member was, members in their order) and returns the groups'
 /// ranges.
@@ -183,23 +145,6 @@ fn group_by_letters(game: &Game, plan: &mut Vec<GuessId>) -> Vec<std::ops::Range
         ranges.push(start..plan.len());
     }
     ranges
-}
-
-pub use crate::store::opener_table::Outcome;
-
-impl Outcome {
-    /// The outcome a finished [`Solver::opener_cost`] proves: a value the solver's
-    /// penalty for an unfinishable bucket reaches means no tree finishes in time (no
-    /// finishable game's total comes near it), never a total.
-    pub fn from_cost(cost: OpenerCost) -> Outcome {
-        match cost {
-            OpenerCost::Exact(v) | OpenerCost::AtLeast(v) if v >= INFEASIBLE as u64 => {
-                Outcome::CannotFinish
-            }
-            OpenerCost::Exact(v) => Outcome::Exact(v),
-            OpenerCost::AtLeast(v) => Outcome::AtLeast(v),
-        }
-    }
 }
 
 /// The kind of result `openers` stores (files `OPENER.MODE.LISTS.maxD`).
@@ -243,10 +188,7 @@ impl crate::store::opener_table::OpenerResult for Record {
 impl Record {
     /// True when the record settles its opener under `cutoff` (`None`: no cutoff).
     pub fn decides(&self, cutoff: Option<u64>) -> bool {
-        match self.outcome {
-            Outcome::Exact(_) | Outcome::CannotFinish => true,
-            Outcome::AtLeast(lb) => cutoff.is_some_and(|c| lb >= c),
-        }
+        self.outcome.decides(cutoff)
     }
 
     /// True when the record is what `openers --exact` keeps: an exact total with its
@@ -272,13 +214,8 @@ impl Record {
     /// As a result file.
     pub fn to_file(&self) -> ResultFile {
         let mut f = ResultFile::new(self.header());
-        let result = match self.outcome {
-            Outcome::Exact(v) => format!("exact {v}"),
-            Outcome::AtLeast(v) => format!("at-least {v}"),
-            Outcome::CannotFinish => "cannot-finish".to_string(),
-        };
         f.set("opener", self.opener)
-            .set("result", result)
+            .set("result", self.outcome.text())
             .set(
                 "cutoff",
                 self.cutoff.map_or("none".into(), |c| c.to_string()),
@@ -490,26 +427,11 @@ pub struct Settings {
     pub exact: bool,
 }
 
-/// Running counts, passed to the progress callback after every opener.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Tally {
-    /// Openers settled (searched now or found in the directory) / to settle.
-    pub done: usize,
-    pub total: usize,
-    pub exact: usize,
-    pub dismissed: usize,
-    pub skipped: usize,
-    pub best: Option<u64>,
-    /// The cutoff now (`None`: none yet).
-    pub cutoff: Option<u64>,
-}
-
 /// What a run did.
 pub struct Summary {
     /// Records computed by this run (not the skipped ones), in completion order.
     pub computed: Vec<Record>,
     pub skipped: usize,
-    pub interrupted: bool,
     /// The cutoff at the end of the run (`None`: none).
     pub cutoff: Option<u64>,
     pub warnings: Vec<String>,
@@ -535,38 +457,10 @@ impl Exacts {
     }
 }
 
-/// The cutoff shared by the workers: it only falls. `None` (no cutoff yet) is kept as
-/// `u64::MAX` inside the atomic, and never seen outside it.
-struct SharedCutoff(AtomicU64);
-
-impl SharedCutoff {
-    fn new(c: Option<u64>) -> SharedCutoff {
-        SharedCutoff(AtomicU64::new(c.unwrap_or(u64::MAX)))
-    }
-
-    fn get(&self) -> Option<u64> {
-        let c = self.0.load(Ordering::Relaxed);
-        (c != u64::MAX).then_some(c)
-    }
-
-    /// Lowers the cutoff to `c` if that is lower.
-    fn lower(&self, c: Option<u64>) {
-        if let Some(c) = c {
-            self.0.fetch_min(c, Ordering::Relaxed);
-        }
-    }
-}
-
-/// Reads the calling thread's CPU time (Linux; `None` elsewhere).
-fn thread_cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 * 1e-9)
-}
-
 /// Settles every opener of `shard_openers` (first the `settings.prepass` most promising
 /// of `all_openers`), reusing and writing result files in `dir`. `progress` is called
-/// after each opener. Stops early, writing nothing partial, once `stop` is set.
+/// after each opener. Once `stop` is set, returns `SolveError::Interrupted` (as
+/// [`OpenersError::Solve`]) with nothing partial written, if openers were left.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     game: &Game,
@@ -579,36 +473,33 @@ pub fn run(
     progress: &(dyn Fn(&Tally) + Sync),
 ) -> Result<Summary, OpenersError> {
     let scan = dir.scan()?;
-    let mut plan: Vec<GuessId> = Vec::new();
-    let mut seen = vec![false; game.n_guesses()];
-    if settings.cutoff.is_none() && !settings.exact {
-        for g in order_by_estimate(game, table, all_openers, settings.max_guesses)
-            .into_iter()
-            .take(settings.prepass.max(settings.top))
-        {
-            seen[g.index()] = true;
-            plan.push(g);
-        }
-    }
-    for g in order_by_estimate(game, table, shard_openers, settings.max_guesses) {
-        if !std::mem::replace(&mut seen[g.index()], true) {
-            plan.push(g);
-        }
-    }
-    if plan.iter().any(|g| !scan.records.contains_key(g)) {
-        // Openers left to compute: a pack cannot take their results.
-        dir.dir.writable()?;
-    }
+    let prepass = if settings.cutoff.is_none() && !settings.exact {
+        settings.prepass.max(settings.top)
+    } else {
+        0
+    };
+    let mut plan = prepass_plan(
+        game,
+        table,
+        all_openers,
+        shard_openers,
+        prepass,
+        settings.max_guesses,
+    );
     // Exact mode: openers with the same letters share their all-gray bucket (the
     // answers with none of those letters), usually the dearest of a poor opener. One
     // worker takes such a group whole, one opener after another, so its solver's
     // transposition table answers that bucket for all but the first.
-    let groups: Vec<std::ops::Range<usize>> = if settings.exact {
-        group_by_letters(game, &mut plan)
+    let queue = if settings.exact {
+        let groups = group_by_letters(game, &mut plan);
+        Queue {
+            units: plan,
+            groups,
+        }
     } else {
-        (0..plan.len()).map(|i| i..i + 1).collect()
+        Queue::singles(plan)
     };
-    let exacts = Mutex::new(Exacts {
+    let exacts = Exacts {
         totals: scan
             .records
             .values()
@@ -617,150 +508,138 @@ pub fn run(
                 _ => None,
             })
             .collect(),
-    });
-    let (best, first_cutoff) = {
-        let ex = exacts.lock().unwrap();
-        let cutoff = if settings.exact {
-            None
-        } else {
-            ex.cutoff(settings)
-        };
-        (ex.totals.iter().copied().min(), cutoff)
     };
-    let tally = Mutex::new(Tally {
-        total: plan.len(),
-        best,
-        cutoff: first_cutoff,
-        ..Tally::default()
-    });
-    let cutoff = SharedCutoff::new(first_cutoff);
-    let computed = Mutex::new(Vec::new());
-    let next = AtomicUsize::new(0);
-    let failure: Mutex<Option<OpenersError>> = Mutex::new(None);
-    let threads = settings.threads.max(1).min(plan.len().max(1));
-    // In exact mode each worker has a second solver for the feasibility search;
-    // the two share the worker's memory.
-    let solvers_per_worker = if settings.exact { 2 } else { 1 };
-    let config = Config {
-        max_guesses: settings.max_guesses,
-        hard: settings.hard,
-        memory_limit: settings.memory_limit / threads / solvers_per_worker,
-        ..Config::default()
+    let first_cutoff = if settings.exact {
+        None
+    } else {
+        exacts.cutoff(settings)
     };
-    let feasibility_config = Config {
-        objective: Objective::feasibility(),
-        ..config.clone()
+    let job = OpenersJob {
+        game,
+        table,
+        dir,
+        settings,
+        stop,
+        exacts: Mutex::new(exacts),
     };
-    let settle = |r: &Record, skipped: bool| {
-        let mut t = tally.lock().unwrap();
-        t.done += 1;
-        t.skipped += skipped as usize;
-        match r.outcome {
-            Outcome::Exact(v) => {
-                t.exact += 1;
-                t.best = Some(t.best.map_or(v, |b| b.min(v)));
-            }
-            Outcome::AtLeast(_) | Outcome::CannotFinish => t.dismissed += 1,
-        }
-        t.cutoff = cutoff.get();
-        progress(&t);
-    };
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| {
-                let solver = Solver::new(game, table, config.clone()).with_stop(stop);
-                let feasibility = settings
-                    .exact
-                    .then(|| Solver::new(game, table, feasibility_config.clone()).with_stop(stop));
-                let mut mine = 0..0;
-                loop {
-                    if stop.load(Ordering::Relaxed) || failure.lock().unwrap().is_some() {
-                        return;
-                    }
-                    let Some(i) = mine.next() else {
-                        let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(group) = groups.get(k) else { return };
-                        mine = group.clone();
-                        continue;
-                    };
-                    let g = plan[i];
-                    let c = cutoff.get();
-                    let reusable = |r: &&Record| {
-                        if settings.exact {
-                            r.settles_exactly()
-                        } else {
-                            r.decides(c)
-                        }
-                    };
-                    if let Some(r) = scan.records.get(&g).filter(reusable) {
-                        settle(r, true);
-                        continue;
-                    }
-                    let states_now = || {
-                        solver.counters().states
-                            + feasibility.as_ref().map_or(0, |f| f.counters().states)
-                    };
-                    let (t0, cpu0, states0) = (Instant::now(), thread_cpu_seconds(), states_now());
-                    let solved = match &feasibility {
-                        Some(f) => solve_exactly(&solver, f, g, stop),
-                        None => solver
-                            .opener_cost(g, c)
-                            .map(|cost| Ok((Outcome::from_cost(cost), None))),
-                    };
-                    let (outcome, max_depth) = match solved {
-                        Ok(Ok(r)) => r,
-                        Ok(Err(why)) => {
-                            *failure.lock().unwrap() = Some(OpenersError::Internal(why));
-                            return;
-                        }
-                        Err(SolveError::Interrupted) => return,
-                        Err(SolveError::Infeasible(_)) => (Outcome::CannotFinish, None),
-                    };
-                    let cpu = match (cpu0, thread_cpu_seconds()) {
-                        (Some(a), Some(b)) => b - a,
-                        _ => 0.0,
-                    };
-                    let r = Record {
-                        opener: game.guesses[g.index()],
-                        list: game.list_tag(),
-                        checksum: game.checksum,
-                        hard: settings.hard,
-                        max_guesses: settings.max_guesses,
-                        outcome,
-                        cutoff: c,
-                        seconds: t0.elapsed().as_secs_f64(),
-                        cpu_seconds: cpu,
-                        states: states_now() - states0,
-                        max_depth,
-                    };
-                    if let Err(e) = dir.write(g, &r) {
-                        *failure.lock().unwrap() = Some(e);
-                        return;
-                    }
-                    if let Outcome::Exact(v) = outcome {
-                        let mut ex = exacts.lock().unwrap();
-                        ex.totals.push(v);
-                        if !settings.exact {
-                            cutoff.lower(ex.cutoff(settings));
-                        }
-                    }
-                    settle(&r, false);
-                    computed.lock().unwrap().push(r);
-                }
-            });
-        }
-    });
-    if let Some(e) = failure.into_inner().unwrap() {
-        return Err(e);
-    }
-    let t = tally.into_inner().unwrap();
+    let total = queue.units.len();
+    let sweep = OpenerSweep::new(job, &dir.dir, scan.records, first_cutoff, total, progress);
+    let ran = driver::run(&sweep, &queue, settings.threads, stop)?;
+    let (computed, cutoff) = sweep.finish();
     Ok(Summary {
-        computed: computed.into_inner().unwrap(),
-        skipped: t.skipped,
-        interrupted: t.done < t.total,
-        cutoff: cutoff.get(),
+        computed,
+        skipped: ran.reused,
+        cutoff,
         warnings: scan.warnings,
     })
+}
+
+/// `openers` as an [`OpenerJob`].
+struct OpenersJob<'a> {
+    game: &'a Game,
+    table: &'a FeedbackTable,
+    dir: &'a OpenersDir<'a>,
+    settings: &'a Settings,
+    stop: &'a AtomicBool,
+    exacts: Mutex<Exacts>,
+}
+
+/// A worker's solvers: the total's, and in exact mode the feasibility one (the two
+/// share the worker's memory).
+struct Solvers<'a> {
+    total: Solver<'a>,
+    feasibility: Option<Solver<'a>>,
+}
+
+impl<'a> OpenerJob for OpenersJob<'a> {
+    type Worker = Solvers<'a>;
+    type Record = Record;
+    type Error = OpenersError;
+
+    fn worker(&self) -> Solvers<'a> {
+        let s = self.settings;
+        let threads = s.threads.max(1);
+        let config = Config {
+            max_guesses: s.max_guesses,
+            hard: s.hard,
+            memory_limit: s.memory_limit / threads / if s.exact { 2 } else { 1 },
+            ..Config::default()
+        };
+        let feasibility = s.exact.then(|| {
+            let config = Config {
+                objective: Objective::feasibility(),
+                ..config.clone()
+            };
+            Solver::new(self.game, self.table, config).with_stop(self.stop)
+        });
+        Solvers {
+            total: Solver::new(self.game, self.table, config).with_stop(self.stop),
+            feasibility,
+        }
+    }
+
+    fn outcome(r: &Record) -> Outcome {
+        r.outcome
+    }
+
+    fn reusable(&self, r: &Record, cutoff: Option<u64>) -> bool {
+        if self.settings.exact {
+            r.settles_exactly()
+        } else {
+            r.decides(cutoff)
+        }
+    }
+
+    fn solve(
+        &self,
+        w: &mut Solvers<'a>,
+        g: GuessId,
+        c: Option<u64>,
+    ) -> Result<Record, OpenersError> {
+        let states = || {
+            w.total.counters().states + w.feasibility.as_ref().map_or(0, |f| f.counters().states)
+        };
+        let (clock, states0) = (Stopwatch::start(), states());
+        let solved = match &w.feasibility {
+            Some(f) => solve_exactly(&w.total, f, g, self.stop),
+            None => w
+                .total
+                .opener_cost(g, c)
+                .map(|cost| Ok((Outcome::from_cost(cost), None))),
+        };
+        let (outcome, max_depth) = match solved {
+            Ok(Ok(r)) => r,
+            Ok(Err(why)) => return Err(OpenersError::Internal(why)),
+            Err(SolveError::Infeasible(_)) => (Outcome::CannotFinish, None),
+            Err(e) => return Err(e.into()),
+        };
+        Ok(Record {
+            opener: self.game.guesses[g.index()],
+            list: self.game.list_tag(),
+            checksum: self.game.checksum,
+            hard: self.settings.hard,
+            max_guesses: self.settings.max_guesses,
+            outcome,
+            cutoff: c,
+            seconds: clock.seconds(),
+            cpu_seconds: clock.cpu_seconds(),
+            states: states() - states0,
+            max_depth,
+        })
+    }
+
+    fn write(&self, g: GuessId, r: &Record) -> Result<(), OpenersError> {
+        self.dir.write(g, r)
+    }
+
+    fn cutoff_after(&self, v: u64) -> Option<u64> {
+        let mut ex = self.exacts.lock().unwrap();
+        ex.totals.push(v);
+        // `--exact` searches with no cutoff.
+        (!self.settings.exact)
+            .then(|| ex.cutoff(self.settings))
+            .flatten()
+    }
 }
 
 /// `openers --exact` for one opener: feasibility first (the search of `check
@@ -878,49 +757,31 @@ fn optimal_tree_depth(solver: &Solver, opener: GuessId) -> Result<(u64, u8), Str
     Ok((replay.total(), replay.max_depth() as u8))
 }
 
-/// The ranking of an opener set from the records found for it.
+/// The ranking of an opener set from the records found for it: the
+/// [`Standing`] of its openers (read through it: `ranking.exact`, ...) and the
+/// maximum guesses of the records (for the table's words).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ranking {
-    /// Exact totals, best first (ties alphabetical).
-    pub exact: Vec<(u64, Word)>,
-    /// Openers proved to cost at least some bound, and the least such bound.
-    pub dismissed: usize,
-    pub least_bound: Option<u64>,
-    /// Openers proved unable to find every answer within the maximum guesses.
-    pub cannot_finish: usize,
-    /// The maximum guesses of the records (for the table's words).
+    standing: Standing,
     pub max_guesses: Option<u8>,
-    /// Openers of the set with no result yet (e.g. other shards not merged).
-    pub missing: Vec<Word>,
+}
+
+impl std::ops::Deref for Ranking {
+    type Target = Standing;
+    fn deref(&self) -> &Standing {
+        &self.standing
+    }
 }
 
 impl Ranking {
     pub fn new(game: &Game, openers: &[GuessId], records: &BTreeMap<GuessId, Record>) -> Ranking {
-        let mut r = Ranking {
-            exact: Vec::new(),
-            dismissed: 0,
-            least_bound: None,
-            cannot_finish: 0,
-            max_guesses: None,
-            missing: Vec::new(),
-        };
-        for &g in openers {
-            let w = game.guesses[g.index()];
-            if let Some(rec) = records.get(&g) {
-                r.max_guesses = Some(rec.max_guesses);
-            }
-            match records.get(&g).map(|rec| rec.outcome) {
-                Some(Outcome::Exact(v)) => r.exact.push((v, w)),
-                Some(Outcome::AtLeast(lb)) => {
-                    r.dismissed += 1;
-                    r.least_bound = Some(r.least_bound.map_or(lb, |b| b.min(lb)));
-                }
-                Some(Outcome::CannotFinish) => r.cannot_finish += 1,
-                None => r.missing.push(w),
-            }
+        Ranking {
+            standing: Standing::new(game, openers, |g| records.get(&g).map(|r| r.outcome)),
+            max_guesses: openers
+                .iter()
+                .rev()
+                .find_map(|g| records.get(g).map(|r| r.max_guesses)),
         }
-        r.exact.sort();
-        r
     }
 
     /// True when the first `k` rows are proved to be the `k` best openers of the set:
@@ -935,36 +796,23 @@ impl Ranking {
     /// is known to cost.
     pub fn table(&self, n_answers: usize, k: usize) -> String {
         let mut out = String::new();
-        let mut shown = k.min(self.exact.len());
-        while shown > 0
-            && shown < self.exact.len()
-            && self.exact[shown].0 == self.exact[shown - 1].0
-        {
-            shown += 1;
-        }
+        let shown = self.shown(k);
         if shown > 0 {
             out += &format!(
                 "{:>5}  {:<6}  {:>6}  {:>7}\n",
                 "rank", "opener", "total", "average"
             );
         }
-        let mut rank = 0;
-        for (i, &(v, w)) in self.exact[..shown].iter().enumerate() {
-            if i == 0 || v != self.exact[i - 1].0 {
-                rank = i + 1;
-            }
+        for (rank, v, w) in self.ranked(shown) {
             out += &format!(
                 "{rank:>5}  {:<6}  {v:>6}  {:>7.4}\n",
                 w.to_string(),
                 v as f64 / n_answers.max(1) as f64
             );
         }
-        if self.exact.len() > shown {
+        if let Some((more, low, high)) = self.beyond(shown) {
             out += &format!(
-                "{} more openers have exact totals ({} to {}; show them with --top)\n",
-                self.exact.len() - shown,
-                self.exact[shown].0,
-                self.exact.last().expect("non-empty").0
+                "{more} more openers have exact totals ({low} to {high}; show them with --top)\n"
             );
         }
         if let Some(lb) = self.least_bound {

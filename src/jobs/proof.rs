@@ -80,6 +80,7 @@ use crate::game::hard::Revealed;
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{AnswerId, Fnv, Game, GuessId};
+use crate::jobs::driver::{self, Job, Queue};
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Settled, SolveError, Solver, TopLog};
 use crate::store::pack::{is_pack, Pack};
@@ -88,7 +89,7 @@ use crate::tree::{Node, Tree};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -1075,7 +1076,6 @@ pub fn run_units(
     stop: &AtomicBool,
     progress: &(dyn Fn(&Status) + Sync),
 ) -> Result<(), ProofError> {
-    let game = solver.game();
     let bounds: Vec<u64> = (0..plan.units.len())
         .map(|i| {
             let cheap = plan.units[i].cheap_bound;
@@ -1089,137 +1089,168 @@ pub fn run_units(
         .copied()
         .filter(|i| !scan.done.contains_key(i))
         .collect();
-    if !pending.is_empty() && is_pack(dir) {
-        return Err(ProofError::ReadOnlyPack(dir.into()));
-    }
     let cands = |is: &mut dyn Iterator<Item = usize>| -> u64 {
         is.map(|i| plan.units[i].ids.len() as u64).sum()
     };
-    let status = Mutex::new(Status {
-        units: plan.units.len(),
-        done: scan.done.len(),
-        mine: todo.len(),
-        mine_done: todo.len() - pending.len(),
-        mine_candidates: cands(&mut todo.iter().copied()),
-        mine_candidates_done: cands(
-            &mut todo.iter().copied().filter(|i| scan.done.contains_key(i)),
-        ),
-        bound: plan.here + bounds.iter().sum::<u64>(),
-        last: None,
-        working: None,
-    });
-    let shared = Mutex::new((bounds, std::mem::take(&mut scan.done)));
-    let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<ProofError>> = Mutex::new(None);
-    progress(&status.lock().unwrap());
-    let threads = rayon::current_num_threads().min(pending.len()).max(1);
-    rayon::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|_| loop {
-                if failed.lock().unwrap().is_some() {
-                    break;
-                }
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&i) = pending.get(k) else { break };
-                let unit = &plan.units[i];
-                let beta = {
-                    let (bounds, done) = &*shared.lock().unwrap();
-                    if plan.identity.goal == Goal::Within
-                        && done.values().any(|r| r.outcome == Outcome::Infeasible)
-                    {
-                        break; // the claim is refuted: nothing to do
-                    }
-                    match plan.identity.cutoff {
-                        None => INFEASIBLE as u64,
-                        Some(n) => {
-                            let others = plan.here + bounds.iter().sum::<u64>() - bounds[i];
-                            if others + bounds[i] >= n {
-                                break; // the cutoff is proved reached: nothing to do
-                            }
-                            (n - others).min(INFEASIBLE as u64)
-                        }
-                    }
-                };
-                let t = Instant::now();
-                let journal = if plan.identity.goal == Goal::Total && unit.ids.len() >= JOURNAL_MIN
-                {
-                    match Journal::open(game, plan, dir, i) {
-                        Ok((j, _damaged)) => Some(j.with_report(Box::new(|settled, best| {
-                            let mut st = status.lock().unwrap().clone();
-                            st.last = None;
-                            st.working = Some(Working {
-                                key: unit.key.text(),
-                                settled,
-                                best: best.map(|(g, v)| (game.guesses[g.index()], v)),
-                            });
-                            progress(&st);
-                        }))),
-                        Err(e) => {
-                            failed.lock().unwrap().get_or_insert(e);
-                            break;
-                        }
-                    }
-                } else {
-                    None
-                };
-                let result = match plan.identity.goal {
-                    Goal::Total => {
-                        solve_unit(solver, table, unit, beta as u32, stop, journal.as_ref())
-                    }
-                    Goal::Within => feasible_unit(solver, table, plan, unit, stop),
-                };
-                // Whatever happened, what the journal holds reaches the disk.
-                if let Some(j) = &journal {
-                    j.flush();
-                }
-                let result = match (&journal, result) {
-                    (Some(j), Ok(o)) => j.error().map_or(Ok(o), Err),
-                    (_, r) => r,
-                };
-                let outcome = match result {
-                    Ok(o) => o,
-                    Err(e) => {
-                        failed.lock().unwrap().get_or_insert(e);
-                        break;
-                    }
-                };
-                let rec = Record {
-                    outcome,
-                    seconds: t.elapsed().as_secs_f64(),
-                };
-                let path = plan.path(dir, i);
-                let text = encode_record(game, plan, i, &rec);
-                if let Err(e) = write_entry(&path, text.as_bytes()) {
-                    failed
-                        .lock()
-                        .unwrap()
-                        .get_or_insert(ProofError::Io(path, e));
-                    break;
-                }
-                if let Some(j) = &journal {
-                    j.remove();
-                }
-                let (bounds, done) = &mut *shared.lock().unwrap();
-                bounds[i] = rec.outcome.bound().max(unit.cheap_bound);
-                let seconds = rec.seconds;
-                let result = rec.outcome.text();
-                done.insert(i, rec);
-                let mut st = status.lock().unwrap();
-                st.done += 1;
-                st.mine_done += 1;
-                st.mine_candidates_done += unit.ids.len() as u64;
-                st.bound = plan.here + bounds.iter().sum::<u64>();
-                st.last = Some((unit.key.text(), result, seconds));
-                st.working = None;
-                progress(&st);
-            });
-        }
-    });
-    scan.done = shared.into_inner().unwrap().1;
-    if let Some(e) = failed.into_inner().unwrap() {
-        return Err(e);
+    let job = UnitsJob {
+        solver,
+        table,
+        plan,
+        dir,
+        stop,
+        progress,
+        status: Mutex::new(Status {
+            units: plan.units.len(),
+            done: scan.done.len(),
+            mine: todo.len(),
+            mine_done: todo.len() - pending.len(),
+            mine_candidates: cands(&mut todo.iter().copied()),
+            mine_candidates_done: cands(
+                &mut todo.iter().copied().filter(|i| scan.done.contains_key(i)),
+            ),
+            bound: plan.here + bounds.iter().sum::<u64>(),
+            last: None,
+            working: None,
+        }),
+        shared: Mutex::new((bounds, std::mem::take(&mut scan.done))),
+    };
+    progress(&job.status.lock().unwrap());
+    let threads = rayon::current_num_threads();
+    let result = driver::run(&job, &Queue::singles(pending), threads, stop);
+    scan.done = job.shared.into_inner().unwrap().1;
+    result.map(|_| ())
+}
+
+/// A proof's units as a [`Job`]: one unit per position in the plan, on one shared
+/// solver; each worker computes its unit's cutoff from every unit's bound so far.
+struct UnitsJob<'a> {
+    solver: &'a Solver<'a>,
+    table: &'a FeedbackTable,
+    plan: &'a Plan,
+    dir: &'a Path,
+    stop: &'a AtomicBool,
+    progress: &'a (dyn Fn(&Status) + Sync),
+    status: Mutex<Status>,
+    /// Every unit's best lower bound, and the records settled.
+    shared: Mutex<(Vec<u64>, BTreeMap<usize, Record>)>,
+}
+
+impl UnitsJob<'_> {
+    /// Whether unit `i` keeps a journal.
+    fn journaled(&self, i: usize) -> bool {
+        self.plan.identity.goal == Goal::Total && self.plan.units[i].ids.len() >= JOURNAL_MIN
     }
-    Ok(())
+}
+
+impl Job for UnitsJob<'_> {
+    type Unit = usize;
+    type Worker = ();
+    type Record = Record;
+    type Error = ProofError;
+
+    fn worker(&self) {}
+
+    fn stored(&self, _: usize) -> Option<Record> {
+        // The queue holds only the units without a record.
+        None
+    }
+
+    fn writable(&self) -> Result<(), ProofError> {
+        if is_pack(self.dir) {
+            return Err(ProofError::ReadOnlyPack(self.dir.into()));
+        }
+        Ok(())
+    }
+
+    fn solve(&self, _: &mut (), i: usize) -> Result<Option<Record>, ProofError> {
+        let (plan, game) = (self.plan, self.solver.game());
+        let unit = &plan.units[i];
+        let beta = {
+            let (bounds, done) = &*self.shared.lock().unwrap();
+            if plan.identity.goal == Goal::Within
+                && done.values().any(|r| r.outcome == Outcome::Infeasible)
+            {
+                return Ok(None); // the claim is refuted: nothing to do
+            }
+            match plan.identity.cutoff {
+                None => INFEASIBLE as u64,
+                Some(n) => {
+                    let others = plan.here + bounds.iter().sum::<u64>() - bounds[i];
+                    if others + bounds[i] >= n {
+                        return Ok(None); // the cutoff is proved reached: nothing to do
+                    }
+                    (n - others).min(INFEASIBLE as u64)
+                }
+            }
+        };
+        let t = Instant::now();
+        let journal = if self.journaled(i) {
+            let (j, _damaged) = Journal::open(game, plan, self.dir, i)?;
+            Some(j.with_report(Box::new(|settled, best| {
+                let mut st = self.status.lock().unwrap().clone();
+                st.last = None;
+                st.working = Some(Working {
+                    key: unit.key.text(),
+                    settled,
+                    best: best.map(|(g, v)| (game.guesses[g.index()], v)),
+                });
+                (self.progress)(&st);
+            })))
+        } else {
+            None
+        };
+        let result = match plan.identity.goal {
+            Goal::Total => solve_unit(
+                self.solver,
+                self.table,
+                unit,
+                beta as u32,
+                self.stop,
+                journal.as_ref(),
+            ),
+            Goal::Within => feasible_unit(self.solver, self.table, plan, unit, self.stop),
+        };
+        // Whatever happened, what the journal holds reaches the disk.
+        if let Some(j) = &journal {
+            j.flush();
+        }
+        let outcome = match (&journal, result) {
+            (Some(j), Ok(o)) => j.error().map_or(Ok(o), Err),
+            (_, r) => r,
+        }?;
+        Ok(Some(Record {
+            outcome,
+            seconds: t.elapsed().as_secs_f64(),
+        }))
+    }
+
+    fn write(&self, i: usize, rec: &Record) -> Result<(), ProofError> {
+        let path = self.plan.path(self.dir, i);
+        let text = encode_record(self.solver.game(), self.plan, i, rec);
+        write_entry(&path, text.as_bytes()).map_err(|e| ProofError::Io(path, e))
+    }
+
+    fn settled(&self, i: usize, rec: Record, _: bool, _: usize) {
+        let unit = &self.plan.units[i];
+        if self.journaled(i) {
+            // The unit's file is written: its journal is never read again (a failure
+            // to remove it is harmless).
+            let _ = std::fs::remove_file(self.plan.part_path(self.dir, i));
+        }
+        let (bounds, done) = &mut *self.shared.lock().unwrap();
+        bounds[i] = rec.outcome.bound().max(unit.cheap_bound);
+        let seconds = rec.seconds;
+        let result = rec.outcome.text();
+        done.insert(i, rec);
+        let mut st = self.status.lock().unwrap();
+        st.done += 1;
+        st.mine_done += 1;
+        st.mine_candidates_done += unit.ids.len() as u64;
+        st.bound = self.plan.here + bounds.iter().sum::<u64>();
+        st.last = Some((unit.key.text(), result, seconds));
+        st.working = None;
+        (self.progress)(&st);
+    }
 }
 
 /// One unit under the cutoff `beta`: exact (with its subtree, checked) when below it.
