@@ -1,7 +1,7 @@
 //! The drivers: the solver's public questions (the cost of a state, with or without a
 //! deadline; the optimal tree from an opener; an opener's cost under a cutoff; the
 //! first bucket no tree finishes in time) and how each spreads the search over
-//! threads. The branch and bound itself is in `expand.rs` and `scan.rs`.
+//! threads. The branch and bound itself is in `expand.rs` and `scan/`.
 //!
 //! Parallelism: the buckets of an opener are searched as independent rayon tasks that
 //! share the transposition table, and a large state's guesses are expanded by all

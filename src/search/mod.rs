@@ -46,21 +46,27 @@
 //!   [`Solver::solve_opener`], [`Solver::opener_cost`], ...) and the parallel drivers;
 //! - `state.rs`: the two values a search call carries, the `State` searched and the
 //!   `Work` (scratch and counters) it is searched in;
-//! - `scan.rs`: steps 1 and 2; `expand.rs`: step 3 and the feasibility shortcut;
-//! - `kernels.rs`: the answer-major copy of the feedback table and the scan kernels
-//!   that read it (one guess at a time, or 32 at a time; AVX-512, AVX2 or portable,
+//! - `scan/`: steps 1 (`head.rs`) and 2 (`mod.rs`: the guesses' bounds by kernel;
+//!   `classify.rs`: what a state hands its children); `expand.rs`: step 3 and the
+//!   feasibility shortcut;
+//! - `kernels/`: the answer-major copy of the feedback table (`mod.rs`), the compact
+//!   per-state copies (`local.rs`) and the scan kernels that read them (one guess at a
+//!   time, or 32 at a time; AVX-512 in `presence.rs`, AVX2 or portable in `sliced.rs`,
 //!   by the SIMD switch `WORDLE_TREE_SIMD`, the same results on each);
 //! - `bound.rs`: the objective and its admissible bounds, each derived in its doc;
 //! - `dominance.rs`: guesses skipped because a neighbour refines their partition;
 //! - `cores.rs`: proved bounds of candidate sets reused for their supersets;
 //! - `tt.rs`: the transposition table; `scratch.rs`: per-depth scratch and its pool;
-//!   `stats.rs`: counters; `budget.rs`: a work budget for one serial search.
+//!   `stats.rs`: counters; `budget.rs`: a work budget for one serial search;
+//!   `bits.rs` and `heap.rs`: leaves shared by the others (bitset members, heap
+//!   charges), so that no two modules import each other.
 //!
 //! Parallelism (`drive.rs`): the buckets of the opener are searched as independent
 //! rayon tasks that share the transposition table. Each bucket's cost is exact
 //! whatever the other tasks stored, so serial and parallel runs give the same totals
 //! (the trees may differ among optima).
 
+mod bits;
 pub mod bound;
 mod budget;
 mod cores;
@@ -68,6 +74,7 @@ mod dominance;
 mod drive;
 mod expand;
 mod groups;
+mod heap;
 mod kernels;
 mod scan;
 mod scratch;
@@ -134,7 +141,7 @@ pub struct Config {
     /// nothing).
     pub local_min: usize,
     /// Hard-mode states of at least this many candidates scan the guesses they may
-    /// play through a compact table of their own (`scan.rs`, [`HARD_OWN_MIN`]);
+    /// play through a compact table of their own (`scan/`, [`HARD_OWN_MIN`]);
     /// `usize::MAX` turns it off (to test that it changes nothing).
     pub hard_own_min: usize,
     /// What a tree's cost counts (default: total guesses).

@@ -46,6 +46,15 @@ struct Entry {
     bound: Bound,
 }
 
+impl Entry {
+    /// True when this is the entry of `key`.
+    fn is(&self, key: &Key) -> bool {
+        self.left == key.left
+            && self.hard_key == key.hard
+            && AnswerId::raw(&self.ids) == AnswerId::raw(key.ids)
+    }
+}
+
 /// Bytes charged per entry beyond its ids: the map slot (a hash and a `Vec` header,
 /// about 40 with the hash table's spare capacity), the `Entry` (48) in a `Vec` of
 /// capacity 1 (a plain push would allocate room for 4: 192 bytes, which made a
@@ -94,21 +103,8 @@ impl TranspositionTable {
         if !self.enabled {
             return None;
         }
-        let h = self.hash(key);
-        let Key {
-            ids,
-            left,
-            hard: hard_key,
-        } = *key;
-        let bucket = self.map.get(&h)?;
-        let found = bucket
-            .iter()
-            .find(|e| {
-                e.left == left
-                    && e.hard_key == hard_key
-                    && AnswerId::raw(&e.ids) == AnswerId::raw(ids)
-            })
-            .map(|e| e.bound);
+        let bucket = self.map.get(&self.hash(key))?;
+        let found = bucket.iter().find(|e| e.is(key)).map(|e| e.bound);
         drop(bucket);
         found
     }
@@ -143,11 +139,7 @@ impl TranspositionTable {
         let mut added = 0;
         {
             let mut bucket = self.map.entry(h).or_insert_with(|| Vec::with_capacity(1)); // see ENTRY_OVERHEAD
-            match bucket.iter_mut().find(|e| {
-                e.left == left
-                    && e.hard_key == hard_key
-                    && AnswerId::raw(&e.ids) == AnswerId::raw(ids)
-            }) {
+            match bucket.iter_mut().find(|e| e.is(key)) {
                 Some(e) => match (e.bound, bound) {
                     (Bound::Exact(..), _) => {}
                     (Bound::Lower(old), Bound::Lower(new)) if old >= new => {}
