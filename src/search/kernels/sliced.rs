@@ -107,17 +107,28 @@ fn presence_sliced(
                 *b = 1 << (f & 7);
             }
         }
-        let mut left = slices;
-        while left != 0 {
-            let k = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let mut s = seen[k];
+        let pass = |k: usize, slice: &mut [u8; LANES]| {
+            let mut s = *slice;
             for (h, b) in hi[..m].iter().zip(&bit[..m]) {
                 for ((s, &h), &b) in s.iter_mut().zip(h).zip(b) {
                     *s |= ((h == k as u8) as u8).wrapping_neg() & b;
                 }
             }
-            seen[k] = s;
+            *slice = s;
+        };
+        if slices == ALL_SLICES {
+            // Every slice, in a loop the compiler unrolls with each key a constant
+            // (the loop over the set bits below ran `solve trace` about 6% slower).
+            for (k, slice) in seen.iter_mut().enumerate() {
+                pass(k, slice);
+            }
+        } else {
+            let mut left = slices;
+            while left != 0 {
+                let k = left.trailing_zeros() as usize;
+                left &= left - 1;
+                pass(k, &mut seen[k]);
+            }
         }
         j += m;
         if j < n && max_repeats <= j && all_done(j, &count(&seen), max_repeats, want) {
