@@ -274,7 +274,7 @@ impl Solver<'_> {
     /// proved lower bound `>= cutoff` ([`super::bound::INFEASIBLE`] when no tree finds
     /// every candidate within `left`). For callers that split one proof into units
     /// (`crate::jobs::proof`); the transposition table is shared with every other call.
-    /// A large state's guesses are offered to every thread ([`Solver::run_top`]): when
+    /// A large state's guesses are offered to every thread (`Solver::run_top`): when
     /// the caller runs units on rayon workers, a worker left without units steals
     /// guesses of the units still running, so the last large unit does not leave
     /// cores idle. Feasibility (unit 0) stays serial.

@@ -6,7 +6,7 @@
 //! costs 1; more than one with one guess left is infeasible. Other objectives (used by
 //! `check`) change what a guess and an unfound answer cost, not the search.
 //!
-//! [`Solver::search`] is a depth-first branch and bound with a cutoff `beta`: it
+//! `Solver::search` is a depth-first branch and bound with a cutoff `beta`: it
 //! returns the exact cost when that is below `beta`, and otherwise a proved lower bound
 //! that is at least `beta`. A state is evaluated in three steps:
 //! 1. closed forms (one or two candidates), the size bound, and the transposition
@@ -38,7 +38,7 @@
 //! Candidates are sorted `u16` id slices rather than bitsets here: most states searched
 //! have a handful of candidates, and partitioning, hashing and comparing a list of `n`
 //! ids costs `O(n)` while a 2315-bit set costs 37 words every time. Scratch buffers live
-//! in one [`Level`] per depth, so the search never allocates after warm-up.
+//! in one `Level` (`scratch.rs`) per depth, so the search never allocates after warm-up.
 //!
 //! Files, each owning what it touches:
 //! - `mod.rs`: [`Solver`], its [`Config`] and results;
@@ -137,7 +137,7 @@ pub struct Config {
     pub dominance_min: usize,
     /// States of at least this many candidates (normal mode) that hand their
     /// children a list of guesses give them a compact table of it
-    /// ([`kernels::Local`]); `usize::MAX` turns it off (to test that it changes
+    /// (`kernels::Local`); `usize::MAX` turns it off (to test that it changes
     /// nothing).
     pub local_min: usize,
     /// Hard-mode states of at least this many candidates scan the guesses they may
@@ -237,8 +237,8 @@ pub struct Top {
 /// The exact solver over one game and one configuration. Cheap to share across
 /// threads; the transposition table persists between calls, so repeated questions
 /// are fast. Each part of its data is owned by the module that works on it: the scan
-/// kernels' answer-major copy of the feedback ([`kernels`]), the transposition table
-/// ([`tt`]), the scratch pool and counters ([`scratch`]).
+/// kernels' answer-major copy of the feedback (`kernels`), the transposition table
+/// ([`tt`]), the scratch pool and counters (`scratch`).
 pub struct Solver<'a> {
     game: &'a Game,
     /// Guess-major feedback: the rows `partition` and the expansion regroup by.

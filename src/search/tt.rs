@@ -8,7 +8,7 @@
 //!
 //! Memory: each entry is charged its candidate list plus a fixed overhead; the
 //! searches' scratch (`scratch.rs`) is charged to the same limit through
-//! [`TranspositionTable::scratch`], so the table keeps to what scratch leaves of it.
+//! `TranspositionTable::scratch`, so the table keeps to what scratch leaves of it.
 //! When the total passes the limit, entries with few candidates (cheap to recompute)
 //! are evicted first, then everything; an entry larger than the room left is not
 //! stored at all. Guards are never held across a call out of this

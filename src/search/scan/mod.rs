@@ -77,7 +77,7 @@ const HARD_BLOCK_MIN: usize = 4;
 const HARD_BLOCK_DENSITY: usize = 1000;
 
 /// Hard mode: states of at least this many candidates (up to
-/// [`PRESENCE_MAX_N`]) copy the guesses they may play into a compact table of their
+/// `PRESENCE_MAX_N`) copy the guesses they may play into a compact table of their
 /// own (`Level::own`, `n * playable` bytes) and scan that, 32 guesses at a time with
 /// every lane a playable guess. Scanning the full table instead paid for every lane
 /// of each block holding a playable guess: 4.2 lanes per playable guess at states of
@@ -94,7 +94,7 @@ const HARD_BLOCK_DENSITY: usize = 1000;
 /// the full table. Tried and dropped: scanning the parent's table in place, its lanes
 /// masked to the state's playable guesses, when they are at least half of them (A/B
 /// 0.99, no gain). A bucket pre-scan (`expand.rs`) instead reads its parent's table of
-/// guesses by cap in place ([`HARD_KIDS_MAX`]).
+/// guesses by cap in place (`HARD_KIDS_MAX`).
 pub const HARD_OWN_MIN: usize = 8;
 
 /// Hard mode: a state whose buckets are pre-scanned (`expand.rs`, at least
