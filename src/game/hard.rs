@@ -43,6 +43,19 @@ impl Revealed {
         self.greens.iter().filter(|&&g| g != 0).count()
     }
 
+    /// The positions with a green letter fixed, a bit each (bit `i` for position `i`).
+    /// Every guess this allows shows green there on every answer consistent with the
+    /// history (both have the letter in place), which the scan kernels use to skip
+    /// the feedbacks no such pair can show.
+    #[inline]
+    pub fn green_positions(&self) -> u8 {
+        let mut bits = 0u8;
+        for (i, &g) in self.greens.iter().enumerate() {
+            bits |= ((g != 0) as u8) << i;
+        }
+        bits
+    }
+
     /// What is revealed after also playing `guess` and seeing `feedback`.
     pub fn after(&self, guess: Word, feedback: Feedback) -> Revealed {
         let mut next = *self;

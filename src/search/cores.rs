@@ -38,7 +38,7 @@
 //! `--memory` with the rest of the scratch.
 
 use super::bound::{add, Objective, INFEASIBLE};
-use super::scratch::cap;
+use super::heap::{cap, recharge};
 use crate::game::hard::Revealed;
 use crate::game::AnswerId;
 
@@ -116,7 +116,7 @@ impl Cores {
     /// Re-measures the cores and moves their charge on `meter` to match.
     pub(super) fn charge(&mut self, meter: &std::sync::atomic::AtomicUsize) {
         let now = self.bytes();
-        super::scratch::recharge(meter, &mut self.charged, now);
+        recharge(meter, &mut self.charged, now);
     }
 
     /// Records that `ids` (sorted) with `left` guesses left, under `revealed`, costs

@@ -1,7 +1,7 @@
 //! The drivers: the solver's public questions (the cost of a state, with or without a
 //! deadline; the optimal tree from an opener; an opener's cost under a cutoff; the
 //! first bucket no tree finishes in time) and how each spreads the search over
-//! threads. The branch and bound itself is in `expand.rs` and `scan.rs`.
+//! threads. The branch and bound itself is in `expand.rs` and `scan/`.
 //!
 //! Parallelism: the buckets of an opener are searched as independent rayon tasks that
 //! share the transposition table, and a large state's guesses are expanded by all
@@ -274,7 +274,7 @@ impl Solver<'_> {
     /// proved lower bound `>= cutoff` ([`super::bound::INFEASIBLE`] when no tree finds
     /// every candidate within `left`). For callers that split one proof into units
     /// (`crate::jobs::proof`); the transposition table is shared with every other call.
-    /// A large state's guesses are offered to every thread ([`Solver::run_top`]): when
+    /// A large state's guesses are offered to every thread (`Solver::run_top`): when
     /// the caller runs units on rayon workers, a worker left without units steals
     /// guesses of the units still running, so the last large unit does not leave
     /// cores idle. Feasibility (unit 0) stays serial.

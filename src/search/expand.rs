@@ -48,7 +48,7 @@ const FIRST_FIT: usize = 2;
 
 /// The default of [`super::Config::prescan_left`]: at states with at least this many
 /// guesses left (normal mode; the opener's buckets in a game of six), a guess the
-/// cheap bounds leave open first has its buckets of at least [`PRESCAN_MIN`]
+/// cheap bounds leave open first has its buckets of at least `PRESCAN_MIN`
 /// candidates scanned, largest first, each under the cutoff it must reach to refute
 /// the guess, and each bucket's bound raised to its scan's. Only then are the buckets
 /// searched, smallest first. The raised bounds add up over the buckets, so a guess
@@ -73,7 +73,7 @@ const FIRST_FIT: usize = 2;
 /// The pre-scans are nearly all of the work on a poor opener (NYT `tutty`: 29.0k of
 /// the 29.1k scans of states with four guesses left, 92% of the time), and they need
 /// only the least bound of the bucket's guesses, so they run as
-/// [`Solver::least_bound`]: a guess is dropped once its repeats show it cannot beat
+/// `Solver::least_bound`: a guess is dropped once its repeats show it cannot beat
 /// the least bound found so far, the scan stops once that least is down to the
 /// bucket's bound (it could raise nothing), and under the parent's compact table,
 /// whose lanes come in order of the buckets each guess makes on the parent (an upper

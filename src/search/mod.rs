@@ -6,7 +6,7 @@
 //! costs 1; more than one with one guess left is infeasible. Other objectives (used by
 //! `check`) change what a guess and an unfound answer cost, not the search.
 //!
-//! [`Solver::search`] is a depth-first branch and bound with a cutoff `beta`: it
+//! `Solver::search` is a depth-first branch and bound with a cutoff `beta`: it
 //! returns the exact cost when that is below `beta`, and otherwise a proved lower bound
 //! that is at least `beta`. A state is evaluated in three steps:
 //! 1. closed forms (one or two candidates), the size bound, and the transposition
@@ -38,7 +38,7 @@
 //! Candidates are sorted `u16` id slices rather than bitsets here: most states searched
 //! have a handful of candidates, and partitioning, hashing and comparing a list of `n`
 //! ids costs `O(n)` while a 2315-bit set costs 37 words every time. Scratch buffers live
-//! in one [`Level`] per depth, so the search never allocates after warm-up.
+//! in one `Level` (`scratch.rs`) per depth, so the search never allocates after warm-up.
 //!
 //! Files, each owning what it touches:
 //! - `mod.rs`: [`Solver`], its [`Config`] and results;
@@ -46,21 +46,27 @@
 //!   [`Solver::solve_opener`], [`Solver::opener_cost`], ...) and the parallel drivers;
 //! - `state.rs`: the two values a search call carries, the `State` searched and the
 //!   `Work` (scratch and counters) it is searched in;
-//! - `scan.rs`: steps 1 and 2; `expand.rs`: step 3 and the feasibility shortcut;
-//! - `kernels.rs`: the answer-major copy of the feedback table and the scan kernels
-//!   that read it (one guess at a time, or 32 at a time; AVX-512, AVX2 or portable,
+//! - `scan/`: steps 1 (`head.rs`) and 2 (`mod.rs`: the guesses' bounds by kernel;
+//!   `classify.rs`: what a state hands its children); `expand.rs`: step 3 and the
+//!   feasibility shortcut;
+//! - `kernels/`: the answer-major copy of the feedback table (`mod.rs`), the compact
+//!   per-state copies (`local.rs`) and the scan kernels that read them (one guess at a
+//!   time, or 32 at a time; AVX-512 in `presence.rs`, AVX2 or portable in `sliced.rs`,
 //!   by the SIMD switch `WORDLE_TREE_SIMD`, the same results on each);
 //! - `bound.rs`: the objective and its admissible bounds, each derived in its doc;
 //! - `dominance.rs`: guesses skipped because a neighbour refines their partition;
 //! - `cores.rs`: proved bounds of candidate sets reused for their supersets;
 //! - `tt.rs`: the transposition table; `scratch.rs`: per-depth scratch and its pool;
-//!   `stats.rs`: counters; `budget.rs`: a work budget for one serial search.
+//!   `stats.rs`: counters; `budget.rs`: a work budget for one serial search;
+//!   `bits.rs` and `heap.rs`: leaves shared by the others (bitset members, heap
+//!   charges), so that no two modules import each other.
 //!
 //! Parallelism (`drive.rs`): the buckets of the opener are searched as independent
 //! rayon tasks that share the transposition table. Each bucket's cost is exact
 //! whatever the other tasks stored, so serial and parallel runs give the same totals
 //! (the trees may differ among optima).
 
+mod bits;
 pub mod bound;
 mod budget;
 mod cores;
@@ -68,6 +74,7 @@ mod dominance;
 mod drive;
 mod expand;
 mod groups;
+mod heap;
 mod kernels;
 mod scan;
 mod scratch;
@@ -130,11 +137,11 @@ pub struct Config {
     pub dominance_min: usize,
     /// States of at least this many candidates (normal mode) that hand their
     /// children a list of guesses give them a compact table of it
-    /// ([`kernels::Local`]); `usize::MAX` turns it off (to test that it changes
+    /// (`kernels::Local`); `usize::MAX` turns it off (to test that it changes
     /// nothing).
     pub local_min: usize,
     /// Hard-mode states of at least this many candidates scan the guesses they may
-    /// play through a compact table of their own (`scan.rs`, [`HARD_OWN_MIN`]);
+    /// play through a compact table of their own (`scan/`, [`HARD_OWN_MIN`]);
     /// `usize::MAX` turns it off (to test that it changes nothing).
     pub hard_own_min: usize,
     /// What a tree's cost counts (default: total guesses).
@@ -230,8 +237,8 @@ pub struct Top {
 /// The exact solver over one game and one configuration. Cheap to share across
 /// threads; the transposition table persists between calls, so repeated questions
 /// are fast. Each part of its data is owned by the module that works on it: the scan
-/// kernels' answer-major copy of the feedback ([`kernels`]), the transposition table
-/// ([`tt`]), the scratch pool and counters ([`scratch`]).
+/// kernels' answer-major copy of the feedback (`kernels`), the transposition table
+/// ([`tt`]), the scratch pool and counters (`scratch`).
 pub struct Solver<'a> {
     game: &'a Game,
     /// Guess-major feedback: the rows `partition` and the expansion regroup by.

@@ -20,32 +20,18 @@
 //! fuzzy jazzy` 30 to 37; `tests/memory.rs` checks the heap against the budget.
 
 use super::cores::Cores;
+use super::heap::{cap, recharge};
 use super::kernels::Local;
 use super::stats::Counters;
 use crate::game::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 use std::sync::Mutex;
 
 /// States of at least this many candidates re-measure their level's scratch when
 /// their search ends (smaller states cannot grow a level by more than a few hundred
 /// kilobytes, and are too many to measure each).
 pub(super) const CHARGE_MIN: usize = 64;
-
-/// Moves the charge on `meter` from `*charged` to `now` bytes.
-pub(super) fn recharge(meter: &AtomicUsize, charged: &mut usize, now: usize) {
-    if now > *charged {
-        meter.fetch_add(now - *charged, Ordering::Relaxed);
-    } else {
-        meter.fetch_sub(*charged - now, Ordering::Relaxed);
-    }
-    *charged = now;
-}
-
-/// Heap bytes of a vector's capacity.
-pub(super) fn cap<T>(v: &Vec<T>) -> usize {
-    v.capacity() * std::mem::size_of::<T>()
-}
 
 /// Scratch for one depth of the search.
 pub(super) struct Level {
@@ -82,7 +68,7 @@ pub(super) struct Level {
     pub(super) local: Local,
     pub(super) has_local: bool,
     /// Hard mode: this state's own compact table of the guesses it may play (lent out
-    /// while the state is scanned; see `scan.rs`).
+    /// while the state is scanned; see `scan/`).
     pub(super) own: Local,
     /// Whether `own` holds the table of the state being searched at this depth (hard
     /// mode): its children read it through `Guesses::local`.

@@ -8,7 +8,7 @@
 //!
 //! Memory: each entry is charged its candidate list plus a fixed overhead; the
 //! searches' scratch (`scratch.rs`) is charged to the same limit through
-//! [`TranspositionTable::scratch`], so the table keeps to what scratch leaves of it.
+//! `TranspositionTable::scratch`, so the table keeps to what scratch leaves of it.
 //! When the total passes the limit, entries with few candidates (cheap to recompute)
 //! are evicted first, then everything; an entry larger than the room left is not
 //! stored at all. Guards are never held across a call out of this
@@ -44,6 +44,15 @@ struct Entry {
     left: u8,
     hard_key: u128,
     bound: Bound,
+}
+
+impl Entry {
+    /// True when this is the entry of `key`.
+    fn is(&self, key: &Key) -> bool {
+        self.left == key.left
+            && self.hard_key == key.hard
+            && AnswerId::raw(&self.ids) == AnswerId::raw(key.ids)
+    }
 }
 
 /// Bytes charged per entry beyond its ids: the map slot (a hash and a `Vec` header,
@@ -94,21 +103,8 @@ impl TranspositionTable {
         if !self.enabled {
             return None;
         }
-        let h = self.hash(key);
-        let Key {
-            ids,
-            left,
-            hard: hard_key,
-        } = *key;
-        let bucket = self.map.get(&h)?;
-        let found = bucket
-            .iter()
-            .find(|e| {
-                e.left == left
-                    && e.hard_key == hard_key
-                    && AnswerId::raw(&e.ids) == AnswerId::raw(ids)
-            })
-            .map(|e| e.bound);
+        let bucket = self.map.get(&self.hash(key))?;
+        let found = bucket.iter().find(|e| e.is(key)).map(|e| e.bound);
         drop(bucket);
         found
     }
@@ -143,11 +139,7 @@ impl TranspositionTable {
         let mut added = 0;
         {
             let mut bucket = self.map.entry(h).or_insert_with(|| Vec::with_capacity(1)); // see ENTRY_OVERHEAD
-            match bucket.iter_mut().find(|e| {
-                e.left == left
-                    && e.hard_key == hard_key
-                    && AnswerId::raw(&e.ids) == AnswerId::raw(ids)
-            }) {
+            match bucket.iter_mut().find(|e| e.is(key)) {
                 Some(e) => match (e.bound, bound) {
                     (Bound::Exact(..), _) => {}
                     (Bound::Lower(old), Bound::Lower(new)) if old >= new => {}

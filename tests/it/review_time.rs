@@ -19,6 +19,8 @@ fn timed_json(args: &[&str]) -> (Duration, Duration, serde_json::Value) {
     static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let t = Instant::now();
+    // Reaped by `wait4` below, which std cannot see (it gives the child's rusage).
+    #[allow(clippy::zombie_processes)]
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wordle-tree"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("--threads")

@@ -1,0 +1,625 @@
+//! The presence kernels of the AVX2 and portable paths: [`super::presence`]'s per-lane
+//! masks of the feedbacks seen, byte-sliced (a vector per byte of the masks), in plain
+//! Rust that the compiler vectorises ([`presence_sliced`], the portable path: SSE2 on
+//! x86_64, NEON on aarch64) and in AVX2 intrinsics ([`presence_avx2`]), over a block
+//! in place or a [`Window`]'s lanes (picked by byte shuffles with AVX2, [`Gather`]).
+//! In hard mode they pass over only the slices a state's greens allow
+//! ([`slices_for_greens`]).
+
+use super::presence::Window;
+use super::{Split, LANES};
+use crate::game::feedback::{Feedback, FEEDBACKS};
+use crate::game::table::Simd;
+
+/// Slices of the byte-sliced presence masks: feedback `f` is bit `f & 7` of slice
+/// `f >> 3` (243 feedbacks, 31 slices; all-green, 242, is bit 2 of slice 30).
+const SLICES: usize = FEEDBACKS.div_ceil(8);
+
+/// Every slice of the byte-sliced masks, a bit each.
+pub(in crate::search) const ALL_SLICES: u32 = (1 << SLICES) - 1;
+
+/// The slices holding a feedback that is green at every position of `greens` (a bit
+/// per position).
+const fn slices_green_at(greens: u8) -> u32 {
+    let mut slices = 0u32;
+    let mut f = 0;
+    while f < FEEDBACKS {
+        let (mut i, mut rest, mut green) = (0, f, true);
+        while i < 5 {
+            if greens >> i & 1 == 1 && rest % 3 != 2 {
+                green = false;
+            }
+            rest /= 3;
+            i += 1;
+        }
+        if green {
+            slices |= 1 << (f >> 3);
+        }
+        f += 1;
+    }
+    slices
+}
+
+/// [`slices_green_at`] for every set of positions.
+const GREEN_SLICES: [u32; 32] = {
+    let mut table = [0u32; 32];
+    let mut g = 0;
+    while g < 32 {
+        table[g] = slices_green_at(g as u8);
+        g += 1;
+    }
+    table
+};
+
+/// The slices a hard-mode state's playable guesses can touch on its candidates, given
+/// the positions of its revealed greens (`Revealed::green_positions`): both have the
+/// letter in place, so every such feedback is green there, and the byte-sliced
+/// kernels pass over these slices alone (a green last letter leaves 11 of the 31,
+/// a green fourth 14; the all-green slice is always among them). Lanes outside the
+/// state's playable guesses may then come out wrong: they must not be wanted.
+pub(in crate::search) fn slices_for_greens(greens: u8) -> u32 {
+    GREEN_SLICES[greens as usize & 31]
+}
+
+/// Candidates the byte-sliced kernel takes at a time, between checks of the limit.
+const CHUNK: usize = 16;
+
+/// The presence kernel of the portable path ([`presence_block`], [`presence_window`];
+/// [`presence_avx2`] is the same in AVX2 intrinsics): [`presence_avx512`]'s per-lane
+/// masks of the feedbacks seen, byte-sliced so that plain byte-lane loops do all the
+/// work (two SSE2 or NEON instructions each): slice `k` is a 32-byte vector holding
+/// byte `k` of every lane's 248-bit mask. A candidate sets, in every slice, the
+/// lane's bit where its slice is `k` (a compare, an AND and an OR per slice): 31
+/// vector steps per candidate, no memory written per lane (the tally writes a counter
+/// per lane and candidate). The candidates come 16 at a time (their slices and bits
+/// first, then each slice once over all 16, held in a register), and the limit is
+/// checked after each 16. `row(j)` gives candidate `j`'s 32 feedbacks; only the
+/// slices in `slices` are passed over ([`slices_for_greens`]).
+#[inline(always)]
+fn presence_sliced(
+    n: usize,
+    row: impl Fn(usize) -> [u8; LANES],
+    slices: u32,
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let mut seen = [[0u8; LANES]; SLICES];
+    let mut hi = [[0u8; LANES]; CHUNK];
+    let mut bit = [[0u8; LANES]; CHUNK];
+    let count = |seen: &[[u8; LANES]; SLICES]| -> [u8; LANES] {
+        // At most 243 bits per lane: a byte holds the count.
+        let mut buckets = [0u8; LANES];
+        for slice in seen {
+            for (b, s) in buckets.iter_mut().zip(slice) {
+                *b += s.count_ones() as u8;
+            }
+        }
+        buckets
+    };
+    let mut j = 0;
+    while j < n {
+        let m = CHUNK.min(n - j);
+        for c in 0..m {
+            let r = row(j + c);
+            for ((h, b), f) in hi[c].iter_mut().zip(&mut bit[c]).zip(r) {
+                *h = f >> 3;
+                *b = 1 << (f & 7);
+            }
+        }
+        let pass = |k: usize, slice: &mut [u8; LANES]| {
+            let mut s = *slice;
+            for (h, b) in hi[..m].iter().zip(&bit[..m]) {
+                for ((s, &h), &b) in s.iter_mut().zip(h).zip(b) {
+                    *s |= ((h == k as u8) as u8).wrapping_neg() & b;
+                }
+            }
+            *slice = s;
+        };
+        if slices == ALL_SLICES {
+            // Every slice, in a loop the compiler can unroll with each key a constant
+            // (tried against the loop below for a portable `solve trace` regression of
+            // 4 to 7%: it stayed at about 4%, cause not found).
+            for (k, slice) in seen.iter_mut().enumerate() {
+                pass(k, slice);
+            }
+        } else {
+            let mut left = slices;
+            while left != 0 {
+                let k = left.trailing_zeros() as usize;
+                left &= left - 1;
+                pass(k, &mut seen[k]);
+            }
+        }
+        j += m;
+        if j < n && max_repeats <= j && all_done(j, &count(&seen), max_repeats, want) {
+            return 0; // every wanted lane has reached the limit
+        }
+    }
+    let green = Feedback::ALL_GREEN.0 as usize;
+    sliced_splits(n, &count(&seen), &seen[green >> 3], max_repeats, want, out)
+}
+
+/// True when every lane in `want` has reached `max_repeats` repeats after `j`
+/// candidates with `buckets` buckets each (the byte-sliced kernels' early stop).
+fn all_done(j: usize, buckets: &[u8; LANES], max_repeats: usize, want: u32) -> bool {
+    (0..LANES).all(|l| want >> l & 1 == 0 || j - buckets[l] as usize >= max_repeats)
+}
+
+/// The byte-sliced kernels' result for `n` candidates: per lane its buckets and its
+/// candidate test (all-green's bit in `last`, its slice), and the wanted lanes under
+/// the limit.
+fn sliced_splits(
+    n: usize,
+    buckets: &[u8; LANES],
+    last: &[u8; LANES],
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let green_bit = Feedback::ALL_GREEN.0 & 7;
+    let mut alive = 0u32;
+    for (l, split) in out.iter_mut().enumerate() {
+        let b = buckets[l] as usize;
+        alive |= ((n - b < max_repeats) as u32) << l;
+        *split = Split {
+            buckets: b,
+            sum_squares: 0,
+            is_candidate: last[l] >> green_bit & 1 == 1,
+        };
+    }
+    alive & want
+}
+
+/// Where a byte-sliced kernel reads its candidates' 32 feedbacks: a block of the
+/// table in place, or a window's lanes picked from each row.
+#[derive(Clone, Copy)]
+enum Rows<'a> {
+    Block {
+        table: &'a [u8],
+        g0: usize,
+        offsets: &'a [usize],
+    },
+    Window {
+        table: &'a [u8],
+        start: usize,
+        span: usize,
+        /// The window's lanes, padded with its first lane (whose results past
+        /// `len` are not wanted).
+        at: [u8; LANES],
+        len: usize,
+        offsets: &'a [usize],
+    },
+}
+
+impl Rows<'_> {
+    /// Candidate `j`'s 32 feedbacks.
+    #[inline(always)]
+    fn get(&self, j: usize) -> [u8; LANES] {
+        match *self {
+            Rows::Block { table, g0, offsets } => {
+                let o = offsets[j] + g0;
+                table[o..o + LANES].try_into().expect("32 feedbacks")
+            }
+            Rows::Window {
+                table,
+                start,
+                span,
+                at,
+                offsets,
+                ..
+            } => {
+                let r = &table[offsets[j] + start..];
+                // A window lies within 128 bytes of its start: with 128 bytes at
+                // hand the picks need no bounds checks.
+                match r.get(..128) {
+                    Some(r) => {
+                        let r: &[u8; 128] = r.try_into().expect("128 bytes");
+                        at.map(|a| r[(a & 127) as usize])
+                    }
+                    None => {
+                        let r = &r[..span];
+                        at.map(|a| r[a as usize])
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::__m256i;
+
+/// How the AVX2 path picks a window's lanes from a row: per 16-byte chunk of the
+/// bytes the window spans that holds some of its lanes, the chunk copied to both
+/// halves of a register and byte-shuffled into those lanes' places (the other bytes
+/// zeroed), the chunks OR-ed: at most 8 loads and shuffles per row where a byte at a
+/// time took 32 loads and inserts. AVX2 has no byte permute across 16 bytes
+/// (AVX-512 VBMI picks the 32 lanes from 128 bytes in four).
+#[cfg(target_arch = "x86_64")]
+struct Gather {
+    /// Per chunk, the byte each lane takes from it (`0x80`: none, zero).
+    idx: [__m256i; 8],
+    /// The chunks holding lanes, a bit each.
+    used: u8,
+    /// Bytes from the window's start to the end of its last chunk.
+    bytes: usize,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Gather {
+    /// The picks of the lanes `at` (offsets below 128 from the window's start).
+    #[target_feature(enable = "avx2")]
+    fn new(at: &[u8]) -> Gather {
+        use std::arch::x86_64::*;
+        let mut idx = [[0x80u8; LANES]; 8];
+        let mut used = 0u8;
+        for (l, &a) in at.iter().enumerate() {
+            let c = (a >> 4) as usize & 7;
+            idx[c][l] = a & 15;
+            used |= 1 << c;
+        }
+        Gather {
+            // SAFETY: each index is 32 bytes.
+            idx: idx.map(|i| unsafe { _mm256_loadu_si256(i.as_ptr().cast()) }),
+            used,
+            bytes: 16 * (8 - used.leading_zeros() as usize),
+        }
+    }
+
+    /// The window's 32 lanes of the row whose window starts at `from` in `table`
+    /// (lanes past the window zero).
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn load(&self, table: &[u8], from: usize) -> __m256i {
+        match table.get(from..from + self.bytes) {
+            // SAFETY: the slice holds every chunk read.
+            Some(row) => unsafe { self.pick(row.as_ptr()) },
+            None => self.load_tail(&table[from..]),
+        }
+    }
+
+    /// [`Gather::load`] near the table's end, where the last chunk would pass it.
+    #[target_feature(enable = "avx2")]
+    #[cold]
+    fn load_tail(&self, row: &[u8]) -> __m256i {
+        let mut copy = [0u8; 128];
+        let k = row.len().min(128);
+        copy[..k].copy_from_slice(&row[..k]);
+        // SAFETY: `copy` holds 128 bytes, every chunk.
+        unsafe { self.pick(copy.as_ptr()) }
+    }
+
+    /// # Safety
+    /// `p` must be valid for reads of `self.bytes` bytes.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn pick(&self, p: *const u8) -> __m256i {
+        use std::arch::x86_64::*;
+        let mut lanes = _mm256_setzero_si256();
+        let mut used = self.used;
+        while used != 0 {
+            let c = used.trailing_zeros() as usize;
+            used &= used - 1;
+            // SAFETY: chunk `c` ends within `self.bytes` (the caller's promise).
+            let chunk =
+                _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(p.add(16 * c).cast()) });
+            lanes = _mm256_or_si256(lanes, _mm256_shuffle_epi8(chunk, self.idx[c]));
+        }
+        lanes
+    }
+}
+
+/// [`presence_sliced`] written with AVX2 intrinsics ([`presence_avx2_with`]) over a
+/// block in place or a window's lanes picked by byte shuffles ([`Gather`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn presence_avx2(
+    rows: Rows,
+    slices: u32,
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    use std::arch::x86_64::*;
+    match rows {
+        Rows::Block { table, g0, offsets } => {
+            let row = |j: usize| {
+                let r: &[u8; LANES] = table[offsets[j] + g0..][..LANES]
+                    .try_into()
+                    .expect("32 feedbacks");
+                // SAFETY: `r` holds 32 bytes.
+                unsafe { _mm256_loadu_si256(r.as_ptr().cast()) }
+            };
+            presence_avx2_with(offsets.len(), row, slices, max_repeats, want, out)
+        }
+        Rows::Window {
+            table,
+            start,
+            at,
+            len,
+            offsets,
+            ..
+        } => {
+            let gather = Gather::new(&at[..len]);
+            let row = |j: usize| gather.load(table, offsets[j] + start);
+            presence_avx2_with(offsets.len(), row, slices, max_repeats, want, out)
+        }
+    }
+}
+
+/// [`presence_sliced`] written with AVX2 intrinsics: the compiler's own AVX2 build of
+/// the plain loops unrolled the 31 slices into 16-byte shuffles and ran 8x slower
+/// than this (`bench --full`, `solve trace` 15.0 s against 1.9 s). `row(j)` gives
+/// candidate `j`'s 32 feedbacks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn presence_avx2_with(
+    n: usize,
+    row: impl Fn(usize) -> __m256i,
+    slices: u32,
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    use std::arch::x86_64::*;
+    let mut seen = [_mm256_setzero_si256(); SLICES];
+    let mut hi = [_mm256_setzero_si256(); CHUNK];
+    let mut bit = [_mm256_setzero_si256(); CHUNK];
+    let sevens = _mm256_set1_epi8(7);
+    let low5 = _mm256_set1_epi8(0x1f);
+    let low4 = _mm256_set1_epi8(0x0f);
+    // Byte `i` (below 8) of each half: 1 << i; `pow2[f & 7]` is the feedback's bit.
+    let pow2 = _mm256_setr_epi8(
+        1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0,
+        0, 0, 0, 0, 0, 0,
+    );
+    // Bits set in a nibble.
+    let pop4 = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let count = |seen: &[__m256i; SLICES]| -> [u8; LANES] {
+        let mut sum = _mm256_setzero_si256();
+        for &s in seen {
+            let low = _mm256_shuffle_epi8(pop4, _mm256_and_si256(s, low4));
+            let high = _mm256_shuffle_epi8(pop4, _mm256_and_si256(_mm256_srli_epi16::<4>(s), low4));
+            sum = _mm256_add_epi8(sum, _mm256_add_epi8(low, high));
+        }
+        let mut buckets = [0u8; LANES];
+        // SAFETY: `buckets` holds 32 bytes.
+        unsafe { _mm256_storeu_si256(buckets.as_mut_ptr().cast(), sum) };
+        buckets
+    };
+    let mut j = 0;
+    while j < n {
+        let m = CHUNK.min(n - j);
+        for c in 0..m {
+            let f = row(j + c);
+            hi[c] = _mm256_and_si256(_mm256_srli_epi16::<3>(f), low5);
+            bit[c] = _mm256_shuffle_epi8(pow2, _mm256_and_si256(f, sevens));
+        }
+        let mut left = slices;
+        while left != 0 {
+            let k = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let key = _mm256_set1_epi8(k as i8);
+            let mut s = seen[k];
+            for c in 0..m {
+                let hit = _mm256_cmpeq_epi8(hi[c], key);
+                s = _mm256_or_si256(s, _mm256_and_si256(hit, bit[c]));
+            }
+            seen[k] = s;
+        }
+        j += m;
+        if j < n && max_repeats <= j && all_done(j, &count(&seen), max_repeats, want) {
+            return 0; // every wanted lane has reached the limit
+        }
+    }
+    let green = Feedback::ALL_GREEN.0 as usize;
+    let mut last = [0u8; LANES];
+    // SAFETY: `last` holds 32 bytes.
+    unsafe { _mm256_storeu_si256(last.as_mut_ptr().cast(), seen[green >> 3]) };
+    sliced_splits(n, &count(&seen), &last, max_repeats, want, out)
+}
+
+/// [`AnswerMajor::block_presence`] without AVX-512: [`presence_sliced`] over the
+/// block of 32 lanes from `g0`.
+#[allow(clippy::too_many_arguments)] // a kernel's inputs, passed through
+pub(super) fn presence_block(
+    simd: Simd,
+    table: &[u8],
+    g0: usize,
+    offsets: &[usize],
+    slices: u32,
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let rows = Rows::Block { table, g0, offsets };
+    #[cfg(target_arch = "x86_64")]
+    if simd == Simd::Avx2 {
+        // SAFETY: a table's path is one the CPU has (`AnswerMajor::with_simd`).
+        return unsafe { presence_avx2(rows, slices, max_repeats, want, out) };
+    }
+    let _ = simd;
+    presence_sliced(
+        offsets.len(),
+        |j| rows.get(j),
+        slices,
+        max_repeats,
+        want,
+        out,
+    )
+}
+
+/// [`AnswerMajor::window_presence`] without AVX-512: [`presence_sliced`] over the
+/// window's lanes, picked from each row a byte at a time (by byte shuffles of its
+/// 16-byte chunks with AVX2, [`Gather`]).
+#[allow(clippy::too_many_arguments)] // a kernel's inputs, passed through
+pub(super) fn presence_window(
+    simd: Simd,
+    table: &[u8],
+    stride: usize,
+    window: &Window,
+    offsets: &[usize],
+    slices: u32,
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let lanes = &window.at[..window.len];
+    let span = window.span(stride);
+    if span == 0 {
+        return 0;
+    }
+    // Lanes past the window read its first lane (their result is not wanted).
+    let mut at = [0u8; LANES];
+    at[..lanes.len()].copy_from_slice(lanes);
+    let rows = Rows::Window {
+        table,
+        start: window.start,
+        span,
+        at,
+        len: lanes.len(),
+        offsets,
+    };
+    #[cfg(target_arch = "x86_64")]
+    if simd == Simd::Avx2 {
+        // SAFETY: a table's path is one the CPU has (`AnswerMajor::with_simd`).
+        return unsafe { presence_avx2(rows, slices, max_repeats, want, out) };
+    }
+    let _ = simd;
+    presence_sliced(
+        offsets.len(),
+        |j| rows.get(j),
+        slices,
+        max_repeats,
+        want,
+        out,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{paths, xorshift};
+    use super::super::AnswerMajor;
+    use super::super::PRESENCE_MAX_N;
+    use super::*;
+    use crate::game::table::FeedbackTable;
+    use crate::game::{AnswerId, Game, GuessId, ListSource};
+
+    /// The slices of the feedbacks green at given positions hold every such feedback
+    /// (all-green among them), and on every path the presence kernels given only those
+    /// slices keep exactly the guesses the scalar scan keeps, with the same counts, for
+    /// the lanes whose guesses share the candidates' letters at those positions (a
+    /// hard-mode state's playable guesses), over blocks and windows, on random such
+    /// states of the full lists.
+    #[test]
+    fn presence_over_the_green_slices_matches_the_scalar_scan() {
+        for greens in 0..32u8 {
+            let slices = slices_for_greens(greens);
+            assert!(slices >> (Feedback::ALL_GREEN.0 >> 3) & 1 == 1);
+            for f in 0..FEEDBACKS as u8 {
+                let green = (0..5).all(|i| greens >> i & 1 == 0 || Feedback(f).colour(i) == 2);
+                assert!(!green || slices >> (f >> 3) & 1 == 1, "{greens:05b}, {f}");
+            }
+        }
+        assert_eq!(slices_for_greens(0), ALL_SLICES);
+        assert_eq!(slices_for_greens(1 << 4).count_ones(), 11);
+        let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+        let table = FeedbackTable::build(&game);
+        let scalar = AnswerMajor::new(&table);
+        let majors: Vec<AnswerMajor> =
+            paths("presence_over_the_green_slices_matches_the_scalar_scan")
+                .into_iter()
+                .map(|simd| AnswerMajor::new(&table).with_simd(simd))
+                .collect();
+        let stride = game.n_guesses();
+        let mut next = xorshift(0x51ed_2701_9e37_79b9);
+        let mut counts = vec![0u32; FEEDBACKS];
+        let mut checked = 0;
+        for round in 0..80 {
+            // One or two green positions, from an anchor answer's letters.
+            let mut greens = 1u8 << next(5);
+            if round % 2 == 1 {
+                greens |= 1 << next(5);
+            }
+            let anchor = game.answers[next(game.n_answers())];
+            let agrees = |w: crate::Word| {
+                (0..5).all(|i| greens >> i & 1 == 0 || w.letter(i) == anchor.letter(i))
+            };
+            let mut ids: Vec<AnswerId> = (0..game.n_answers())
+                .filter(|&a| agrees(game.answers[a]) && next(3) > 0)
+                .map(AnswerId::new)
+                .take(PRESENCE_MAX_N)
+                .collect();
+            ids.sort_unstable();
+            if ids.len() < 3 {
+                continue;
+            }
+            let offsets: Vec<usize> = ids.iter().map(|&a| a.index() * stride).collect();
+            let playable = |g: usize| agrees(game.guesses[g]);
+            let slices = slices_for_greens(greens);
+            for _ in 0..4 {
+                let g0 = next(stride / LANES) * LANES;
+                let lanes = (0..LANES).fold(0u32, |m, l| m | (playable(g0 + l) as u32) << l);
+                let mut bits = vec![0u64; stride.div_ceil(64)];
+                for g in (g0..stride).filter(|&g| playable(g)) {
+                    bits[g / 64] |= 1 << (g % 64);
+                }
+                let mut window = Window::default();
+                window.fill(&bits, g0, stride);
+                for major in &majors {
+                    let path = major.simd;
+                    for max_repeats in [1, 3, 17, usize::MAX] {
+                        let mut got = [Split::default(); LANES];
+                        let mask = major.block_presence(
+                            g0,
+                            &offsets,
+                            slices,
+                            max_repeats,
+                            lanes,
+                            &mut got,
+                        );
+                        let mut got_w = [Split::default(); LANES];
+                        let mask_w = major.window_presence(
+                            &window,
+                            &offsets,
+                            slices,
+                            max_repeats,
+                            u32::MAX,
+                            &mut got_w,
+                        );
+                        for l in 0..LANES {
+                            for (g, wanted, mask, got) in [
+                                (g0 + l, lanes >> l & 1 == 1, mask, &got),
+                                (
+                                    window.start + window.at[l] as usize,
+                                    l < window.len,
+                                    mask_w,
+                                    &got_w,
+                                ),
+                            ] {
+                                let want = scalar
+                                    .bound_scan(GuessId::new(g), &offsets, &mut counts, max_repeats)
+                                    .filter(|_| wanted);
+                                let what = format!(
+                                    "{path:?}, {greens:05b}, guess {g}, limit {max_repeats}"
+                                );
+                                assert_eq!(mask >> l & 1 == 1, want.is_some(), "{what}");
+                                if let Some(want) = want {
+                                    let got = (got[l].buckets, got[l].is_candidate);
+                                    assert_eq!(got, (want.buckets, want.is_candidate), "{what}");
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} lanes checked");
+    }
+}

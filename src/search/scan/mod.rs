@@ -1,0 +1,706 @@
+//! Per-state scanning: everything the search learns about a state before expanding a
+//! guess. Closed forms and the transposition table, the candidates' perfect-split check, the bound of
+//! every guess (normal mode 32 at a time: by pairwise comparison for small states,
+//! per-lane masks of the feedbacks seen for states of up to 255 candidates (on every
+//! SIMD path, so every path searches the same states), per-lane bucket counts above;
+//! hard mode the same way over the guesses the state may play, found by bitset
+//! intersections and copied into a compact table of the state's own, or one at a
+//! time when they are very few), and the exact partition
+//! classes handed to the children (hard mode: the playable guesses that split), with
+//! their compact table in order of the most buckets each makes here (its cap). The
+//! least-bound scan of the bucket pre-scans ([`Solver::least_bound`]) wants only the
+//! least bound of a state's guesses: it drops a guess once it cannot beat the least
+//! so far and stops at the first block of the parent's table whose cap cannot.
+//!
+//! Files: `head.rs` (closed forms, the table, the candidates' split, two guesses
+//! left), this one (the guesses' bounds: the hard-mode lanes, then one loop over the
+//! blocks of the kernel the state takes, [`Kernel`], and the guesses one at a time),
+//! `classify.rs` (what the children are handed), `tests.rs`.
+//!
+//! Invariants: a scan never expands a guess; every bound it reports is admissible
+//! (`bound.rs`); a guess is dropped only when its bound reaches the cutoff (the block
+//! paths keep exactly the guesses the scalar scan keeps, tested), or in a least-bound
+//! scan the least bound found before it; a cap is at least the buckets its guess
+//! makes on any subset of the state (tested); the guesses it hands down contain one
+//! guess of every partition class of the state (or every guess), so no child loses a
+//! move.
+
+mod classify;
+mod head;
+
+use super::bits::members;
+use super::bound::{Guess, INFEASIBLE};
+use super::kernels::{
+    slices_for_greens, AnswerMajor, Local, Split, Window, ALL_SLICES, BLOCK_MAX, LANES,
+    PRESENCE_MAX_N,
+};
+use super::scratch::Level;
+use super::state::{State, Work};
+use super::tt::{Bound, Key};
+use super::Solver;
+use crate::game::feedback::Feedback;
+use crate::game::{AnswerId, GuessId};
+
+/// What [`Solver::scan`] leaves for the expansion step.
+pub(super) struct Prepared {
+    /// Counted candidates (penalty objectives).
+    pub(super) w: u32,
+    /// The state's lower bound.
+    pub(super) lb: u32,
+    /// The best perfect split found, with its exact cost.
+    pub(super) incumbent: (u32, Option<GuessId>),
+    /// The least bound of the guesses left out of `order`.
+    pub(super) rejected: u32,
+    pub(super) hard_key: u128,
+}
+
+/// What [`Solver::scan_head`] learned of a state it did not settle.
+#[derive(Clone, Copy)]
+pub(super) struct Head {
+    /// Counted candidates (penalty objectives).
+    pub(super) w: u32,
+    /// The state's lower bound so far.
+    pub(super) lb: u32,
+    pub(super) left: u8,
+    pub(super) hard_key: u128,
+}
+
+/// Hard mode scans a state's guesses 32 at a time, like normal mode, when it has at
+/// least this many candidates and may play at least one guess in
+/// [`HARD_BLOCK_DENSITY`] of all; otherwise one guess at a time, with early rejection.
+/// The block kernels pay for every lane of a block, yet even sparse blocks beat the
+/// one-at-a-time scan. Measured (NYT hard, one thread, `amino mikan terfe colon
+/// syncs`): 23.7 CPU-s with at least 8 candidates and 1 in 4, 20.9 with 4 and 1 in
+/// 1000; `syncs` alone: 16.2 before the block scan in hard mode, then 9.1 (8 and 1 in
+/// 4), about 8 (4 and 1 in 1000, or always).
+const HARD_BLOCK_MIN: usize = 4;
+const HARD_BLOCK_DENSITY: usize = 1000;
+
+/// Hard mode: states of at least this many candidates (up to
+/// `PRESENCE_MAX_N`) copy the guesses they may play into a compact table of their
+/// own (`Level::own`, `n * playable` bytes) and scan that, 32 guesses at a time with
+/// every lane a playable guess. Scanning the full table instead paid for every lane
+/// of each block holding a playable guess: 4.2 lanes per playable guess at states of
+/// 23 to 64 candidates, 8.2 at 22 or fewer (NYT hard `botty`). Measured (one
+/// thread): `botty` 9.2 -> 6.4 s (from 23 candidates 6.9, from 40 9.0, from 4 or 8
+/// about 6.6; sparse sets too, not only those dense enough for the full table's
+/// blocks, another 5%); farm-bench, NYT hard `nyong botty vivos cheth`, `openers
+/// --exact`: 47.4 -> 31.8 CPU-s (A/B 1.49), same results. (A compact table built by
+/// the parent over its playable guesses, for all its children, was no faster: a
+/// child's playable guesses are a sparse subset of the parent's.)
+///
+/// A state whose parent has such a table packs its own from the parent's rows
+/// (`Local::build_masked`: shorter rows, just read by the parent's scan), else from
+/// the full table. Tried and dropped: scanning the parent's table in place, its lanes
+/// masked to the state's playable guesses, when they are at least half of them (A/B
+/// 0.99, no gain). A bucket pre-scan (`expand.rs`) instead reads its parent's table of
+/// guesses by cap in place (`HARD_KIDS_MAX`).
+pub const HARD_OWN_MIN: usize = 8;
+
+/// Hard mode: a state whose buckets are pre-scanned (`expand.rs`, at least
+/// `prescan_left` guesses left) and that has at most this many candidates builds, after
+/// its scan, one compact table of the guesses it may play, most buckets first, for
+/// its buckets' pre-scans to read in place. Above it (the root of the 12972-answer
+/// game would copy 168 MB) its buckets pack tables of their own.
+const HARD_KIDS_MAX: usize = 4096;
+
+pub(super) enum Scanned {
+    Done(u32, Option<GuessId>),
+    Expand(Prepared),
+    /// A [`Solver::least_bound`] scan stopped once some guess's bound fell to its
+    /// floor: a valid lower bound of the state (the head's), no more.
+    Below(u32),
+}
+
+/// Makes `order[..=k]` the `k + 1` least keys in order, given that `order[..*sorted]`
+/// already is (`*sorted > k` means nothing to do). Sorts in growing chunks, so a state
+/// whose loop stops after a few guesses (the usual case: the next bound reaches the
+/// best cost) never sorts the rest. A full sort of every state's keys was a fifth of
+/// an off-tree solve (`trace:BYBBY`).
+#[inline]
+pub(super) fn sorted_prefix(order: &mut [u128], k: usize, sorted: &mut usize) {
+    if k < *sorted {
+        return;
+    }
+    let rest = &mut order[k..];
+    let chunk = k.max(16).min(rest.len());
+    if chunk < rest.len() {
+        rest.select_nth_unstable(chunk - 1);
+    }
+    rest[..chunk].sort_unstable();
+    *sorted = k + chunk;
+}
+
+pub(super) fn row_has_green(row: &[u8], ids: &[AnswerId]) -> bool {
+    ids.iter().any(|&a| row[a.index()] == Feedback::ALL_GREEN.0)
+}
+
+/// Word `w` of the bitset of the lanes of a compact table (guesses `guesses`) whose
+/// guesses are set in `playable` (a bitset by guess id).
+fn playable_lanes(guesses: &[GuessId], playable: &[u64], w: usize) -> u64 {
+    let lanes = guesses.get(64 * w..).unwrap_or(&[]);
+    let mut word = 0u64;
+    for (k, g) in lanes.iter().take(64).enumerate() {
+        let gi = g.index();
+        word |= (playable[gi / 64] >> (gi % 64) & 1) << k;
+    }
+    word
+}
+
+/// The guess of lane `l` of the block read from lane `base` of `local` (through
+/// `window` when the block is one), or of the full table.
+fn lane_guess(local: Option<&Local>, window: Option<&Window>, base: usize, l: usize) -> GuessId {
+    match (local, window) {
+        (Some(t), Some(w)) => t.guesses[w.lane(l)],
+        (Some(t), None) => t.guesses[base + l],
+        (None, _) => GuessId::new(base + l),
+    }
+}
+
+/// Where a block kernel reads its 32 lanes: from a lane in place, or through a window.
+#[derive(Clone, Copy)]
+enum Lanes<'w> {
+    Block(usize),
+    Window(&'w Window),
+}
+
+/// The block kernel a scan runs 32 guesses at a time (`kernels`), by the state's size
+/// and where its lanes come from; the one-guess scan when it runs none.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kernel {
+    /// No blocks: one guess at a time.
+    None,
+    /// Pairwise comparison of the candidates' rows (at most [`BLOCK_MAX`] candidates).
+    Pairwise,
+    /// Per-lane masks of the feedbacks seen (at most [`PRESENCE_MAX_N`] candidates),
+    /// over a window of the parent's table (a hard-mode pre-scan).
+    Window,
+    /// Per-lane masks of the feedbacks seen over a block in place.
+    Presence,
+    /// Per-lane bucket counts (larger states), in `tally` (zero, left zero).
+    Tally,
+}
+
+impl Kernel {
+    /// The kernel on the lanes `at` of `table` for the candidates at `offsets`, under
+    /// `(slices, max_repeats, want)` (see [`AnswerMajor::block_presence`]): the wanted
+    /// lanes kept (the pairwise kernel: every lane under the limit), their splits in
+    /// `block`.
+    fn run(
+        self,
+        table: &AnswerMajor,
+        at: Lanes,
+        offsets: &[usize],
+        (slices, max_repeats, want): (u32, usize, u32),
+        tally: &mut [[u16; 256]],
+        block: &mut [Split; LANES],
+    ) -> u32 {
+        let n = offsets.len();
+        match (self, at) {
+            (Kernel::Pairwise, Lanes::Block(base)) => {
+                table.block_scan(base, offsets, block);
+                let mut kept = 0u32;
+                for (l, split) in block.iter().enumerate() {
+                    kept |= ((n - split.buckets < max_repeats) as u32) << l;
+                }
+                kept
+            }
+            (Kernel::Window, Lanes::Window(window)) => {
+                table.window_presence(window, offsets, slices, max_repeats, want, block)
+            }
+            (Kernel::Presence, Lanes::Block(base)) => {
+                table.block_presence(base, offsets, slices, max_repeats, want, block)
+            }
+            (Kernel::Tally, Lanes::Block(base)) => {
+                let counts = (&mut tally[..LANES]).try_into().expect("32 lanes");
+                table.block_tally(base, offsets, max_repeats, want, counts, block)
+            }
+            _ => unreachable!("a block kernel on its own lanes"),
+        }
+    }
+}
+
+impl Solver<'_> {
+    /// Steps 1 and 2 of [`Solver::search`]: closed forms, the transposition table, and the scan. Either
+    /// settles the state, or leaves the guesses to expand in `level.order`, unsorted
+    /// (see [`sorted_prefix`]).
+    pub(super) fn scan(&self, st: &State, cutoff: u32, work: &mut Work) -> Scanned {
+        match self.scan_head(st, cutoff, work) {
+            Ok(head) => self.scan_guesses(st, cutoff, head, None, work),
+            Err(done) => done,
+        }
+    }
+
+    /// The state's lower bound from a scan (the least bound of its guesses, capped at
+    /// `cutoff`, or what the head proves), when it is above `floor`; otherwise some
+    /// lower bound at most `floor` or the head's. For the bucket pre-scans
+    /// (`expand.rs`), which only read the bound: the scan drops a guess as soon as its
+    /// repeats show it cannot beat the least bound found so far (not only the cutoff),
+    /// and stops once the least bound is down to `floor`, where it could raise
+    /// nothing. The bound is the same as [`Solver::scan`]'s when above `floor`: every
+    /// guess dropped early has a bound of at least the least found before it.
+    pub(super) fn least_bound(&self, st: &State, cutoff: u32, floor: u32, work: &mut Work) -> u32 {
+        let scanned = match self.scan_head(st, cutoff, work) {
+            Ok(head) => self.scan_guesses(st, cutoff, head, Some(floor), work),
+            Err(done) => done,
+        };
+        match scanned {
+            Scanned::Done(v, _) | Scanned::Below(v) => v,
+            Scanned::Expand(p) => p.lb,
+        }
+    }
+
+    /// Step 2b: the bound of every guess the parent handed down, the guesses to expand
+    /// into `level.order` (unsorted).
+    pub(super) fn scan_guesses(
+        &self,
+        st: &State,
+        cutoff: u32,
+        head: Head,
+        floor: Option<u32>,
+        work: &mut Work,
+    ) -> Scanned {
+        // The state's own compact table (hard mode) is read while the level is
+        // written, so it is lent out of the level for the scan.
+        let mut own = std::mem::take(&mut work.levels[0].own);
+        let scanned = self.scan_with(st, cutoff, head, floor, work, &mut own);
+        work.levels[0].own = own;
+        scanned
+    }
+
+    /// Hard mode's lanes, for [`Solver::scan_with`]: the guesses the state may play,
+    /// among those handed down, as a bitset in `level.scan_bits` (from the letter
+    /// bitsets, not one check per guess), and where the scan reads them: in place in
+    /// the parent's table by cap (`sorted`, a pre-scan), from a compact table of the
+    /// state's own (`own`, packed from the parent's own table when it has one), or
+    /// from the full table, 32 at a time when they are dense enough, else one at a
+    /// time (`level.scan_list`). Returns (dense enough for the full table's blocks,
+    /// `own` built).
+    fn hard_lanes(
+        &self,
+        st: &State,
+        sorted: Option<&Local>,
+        level: &mut Level,
+        own: &mut Local,
+    ) -> (bool, bool) {
+        let (ids, parent) = (st.ids, st.handed);
+        let parent_allowed = parent.list;
+        let n = ids.len();
+        let demand = st.revealed.demand();
+        // Hard mode: the guesses this state may play, among those handed down, as a
+        // bitset (from the letter bitsets, not one check per guess); scanned 32 at a
+        // time like normal mode when they are dense enough, else one at a time.
+        let mut dense = false;
+        if let Some(sets) = &self.demand_sets {
+            level.scan_bits.clear();
+            match parent.bits {
+                Some(bits) => level.scan_bits.extend_from_slice(bits),
+                None => {
+                    debug_assert_eq!(parent_allowed.len(), self.game.n_guesses());
+                    let n_guesses = self.game.n_guesses();
+                    level.scan_bits.resize(n_guesses.div_ceil(64), u64::MAX);
+                    if !n_guesses.is_multiple_of(64) {
+                        *level.scan_bits.last_mut().expect("a guess") >>= 64 - n_guesses % 64;
+                    }
+                }
+            }
+            let playable = sets.narrow(&demand, &mut level.scan_bits);
+            dense = n >= HARD_BLOCK_MIN && playable * HARD_BLOCK_DENSITY >= self.game.n_guesses();
+        }
+        // Hard mode, a pre-scan: the parent's table of its guesses by cap, read in
+        // place with this state's playable lanes masked in (no copy). Otherwise, from
+        // `hard_own_min` (HARD_OWN_MIN) to PRESENCE_MAX_N candidates: the playable
+        // guesses copied into a compact table of their own, from the parent's own
+        // table when it has one (its rows are shorter and were just read).
+        let own_used = sorted.is_none() && n >= self.config.hard_own_min && n <= PRESENCE_MAX_N;
+        let from_parent = parent.local.filter(|_| own_used);
+        level.scan_list.clear();
+        if let Some(t) = sorted.or(from_parent) {
+            // The parent's lanes this state may play (its playable guesses are
+            // among them: the parent hands down only guesses it may play). A
+            // pre-scan finds them as it goes, as it often stops before the end.
+            level.lane_bits.clear();
+            level.lane_bits.resize(t.table.stride.div_ceil(64), 0);
+            if sorted.is_none() {
+                for (w, word) in level.lane_bits.iter_mut().enumerate() {
+                    *word = playable_lanes(&t.guesses, &level.scan_bits, w);
+                }
+            }
+        }
+        if sorted.is_some() {
+            // Read in place: nothing to copy.
+        } else if let Some(t) = from_parent {
+            let lanes = members(&level.lane_bits).map(|j| t.guesses[j]);
+            level.scan_list.extend(lanes);
+            t.offsets(ids, &mut level.local_offsets);
+            own.build_masked(
+                &t.table,
+                &level.local_offsets,
+                ids,
+                &level.lane_bits,
+                &level.scan_list,
+            );
+        } else if !dense || own_used {
+            level
+                .scan_list
+                .extend(members(&level.scan_bits).map(GuessId::new));
+            if own_used {
+                own.build_masked(
+                    &self.rows,
+                    &level.offsets,
+                    ids,
+                    &level.scan_bits,
+                    &level.scan_list,
+                );
+            }
+        }
+        (dense, own_used)
+    }
+
+    /// Hard mode, after the scan of a state whose buckets are pre-scanned: the compact
+    /// table its children's pre-scans read in place (`level.local`), built from the
+    /// caps the scan recorded.
+    fn kids_table(&self, ids: &[AnswerId], level: &mut Level) {
+        // The children's pre-scans read a compact table of the guesses this state
+        // may play (a guess making one bucket here is useless on every subset),
+        // most buckets first: a least-bound scan stops at the first block whose
+        // cap cannot beat what it has, as in normal mode.
+        level.lanes.clear();
+        let caps = &level.caps;
+        let useful = members(&level.scan_bits).map(GuessId::new);
+        level.lanes.extend(useful.filter(|g| caps[g.index()] >= 2));
+        level
+            .lanes
+            .sort_by_key(|g| (std::cmp::Reverse(caps[g.index()]), g.0));
+        level.local.build(&self.rows, ids, &level.lanes, caps);
+        level.kids_ready = true;
+    }
+
+    /// [`Solver::scan_guesses`] with the level's own compact table lent out.
+    fn scan_with(
+        &self,
+        st: &State,
+        cutoff: u32,
+        head: Head,
+        floor: Option<u32>,
+        work: &mut Work,
+        own: &mut Local,
+    ) -> Scanned {
+        let State {
+            ids,
+            ref revealed,
+            handed: parent,
+            ..
+        } = *st;
+        let (level, ctr) = work.level();
+        let Head {
+            w,
+            mut lb,
+            left,
+            hard_key,
+        } = head;
+        // A least-bound scan can raise nothing once its least is down to the head's
+        // bound either (which may come from an earlier scan, through the table).
+        let floor = floor.map(|f| f.max(lb));
+        let head_lb = lb;
+        let key = Key {
+            ids,
+            left,
+            hard: hard_key,
+        };
+        let parent_allowed = parent.list;
+        let n = ids.len();
+        let obj = &self.config.objective;
+        let hard = self.config.hard;
+        // The feedbacks the lanes read can show (hard mode: green where the state has
+        // greens), for the byte-sliced kernels.
+        let slices = match hard {
+            true => slices_for_greens(revealed.green_positions()),
+            false => ALL_SLICES,
+        };
+        // Step 2b: scan the guesses the parent handed down, for bounds only. A guess is
+        // dropped as soon as its repeated feedbacks prove its bound reaches `cutoff`
+        // ([`super::bound::Objective::max_repeats`]).
+        level.order.clear();
+        let max_repeats = obj.max_repeats(n, left, cutoff);
+        level.max_split = 0;
+        let mut least = INFEASIBLE; // least bound of any guess
+        let mut rejected = INFEASIBLE; // least bound of the guesses not in `order`
+        let mut incumbent: (u32, Option<GuessId>) = (INFEASIBLE, None);
+        ctr.scanned += (parent_allowed.len() * n) as u64;
+        // Normal mode: every guess, 32 at a time (masked to the parent's classes).
+        // Small states by pairwise comparison; states up to PRESENCE_MAX_N by per-lane
+        // masks of the feedbacks seen (every SIMD path); the rest by per-lane bucket
+        // counts (kernels in `kernels/`). The
+        // guesses past the last whole block, and hard mode's when very few are
+        // playable, one guess at a time.
+        let whole = self.game.n_guesses() / LANES * LANES;
+        // Hard mode: the guesses this state may play and where its scan reads them
+        // ([`Solver::hard_lanes`]).
+        let sorted = parent.sorted.filter(|_| hard && floor.is_some());
+        let (dense, own_used) = match hard {
+            true => self.hard_lanes(st, sorted, level, own),
+            false => (false, false),
+        };
+        let by_block = !hard || dense || own_used || sorted.is_some();
+        // The block kernel, if the scan goes 32 guesses at a time.
+        let kernel = match n {
+            _ if !by_block => Kernel::None,
+            _ if n <= BLOCK_MAX => Kernel::Pairwise,
+            _ if n <= PRESENCE_MAX_N && sorted.is_some() => Kernel::Window,
+            _ if n <= PRESENCE_MAX_N => Kernel::Presence,
+            _ => Kernel::Tally,
+        };
+        // A hard-mode pre-scan reads only the lanes its bucket may play, 32 at a time
+        // through windows of the parent's table (`kernels::Window`).
+        let windowed = kernel == Kernel::Window;
+        let mut window = Window::default();
+        // The table the blocks read (lane -> guess through `local.guesses`): in normal
+        // mode the parent's compact one over exactly the guesses it handed down, in
+        // hard mode the state's own or its parent's; or the full one.
+        level.own_ready = own_used;
+        level.kids_ready = false;
+        let local = match (hard, own_used) {
+            (true, true) => Some(&*own),
+            (true, false) => sorted,
+            (false, _) => parent.local,
+        };
+        let block_end = match (hard, local) {
+            (_, Some(l)) => l.table.stride,
+            (true, None) => whole * dense as usize,
+            (false, None) => whole,
+        };
+        let singles = match (hard, local) {
+            (_, Some(_)) => &[][..],
+            (true, None) if dense => &self.all_guesses[whole..],
+            (true, None) => &level.scan_list[..],
+            (false, None) => &self.all_guesses[whole..],
+        };
+        let (table, offsets) = match local {
+            Some(l) => {
+                l.offsets(ids, &mut level.local_offsets);
+                (&l.table, &level.local_offsets)
+            }
+            None => (&self.rows, &level.offsets),
+        };
+        if kernel == Kernel::Tally && level.tally.len() < LANES {
+            level.tally.resize(LANES, [0; 256]);
+        }
+        let mut single = singles.iter();
+        let mut block = [Split::default(); LANES];
+        let mut g_next = 0usize;
+        let handed = |g: usize| parent.has(g);
+        // The block's lanes still to look at (handed down, not dropped early), from
+        // guess `base`: a block costs one pass over 32 lanes, not 32 loop turns.
+        let (mut live, mut base) = (0u32, 0usize);
+        // Words of `level.lane_bits` filled so far (a pre-scan fills them as it goes).
+        let mut lane_words = 0usize;
+        // A state that may build a compact table for its children keeps, per guess, the
+        // most buckets it can make here (`Local::caps`): no more on any subset.
+        // Hard mode: a state whose buckets are pre-scanned (`expand.rs`) records them,
+        // for the children's table below.
+        let record = if hard {
+            floor.is_none()
+                && left >= self.config.prescan_left
+                && obj.unit > 0
+                && n <= HARD_KIDS_MAX
+        } else {
+            n >= self.config.local_min
+        };
+        if record {
+            level.caps.resize(self.game.n_guesses(), 0);
+        }
+        loop {
+            let (g, split) = if live != 0 {
+                let l = live.trailing_zeros() as usize;
+                live &= live - 1;
+                (
+                    lane_guess(local, windowed.then_some(&window), base, l),
+                    block[l],
+                )
+            } else if g_next < block_end {
+                base = g_next;
+                if let Some(t) = sorted {
+                    let upto = (base + 2 * 64).min(block_end).div_ceil(64);
+                    for w in lane_words..upto {
+                        level.lane_bits[w] = playable_lanes(&t.guesses, &level.scan_bits, w);
+                    }
+                    lane_words = lane_words.max(upto);
+                }
+                g_next = match windowed {
+                    true => window.fill(&level.lane_bits, base, block_end),
+                    false => base + LANES,
+                };
+                let handed_bits = match local {
+                    Some(_) if windowed => window.bits(),
+                    Some(_) if sorted.is_some() => {
+                        (level.lane_bits[base / 64] >> (base % 64)) as u32
+                    }
+                    Some(t) => t.block(base),
+                    None if dense => (level.scan_bits[base / 64] >> (base % 64)) as u32,
+                    None => parent.block(base),
+                };
+                if handed_bits == 0 {
+                    continue;
+                }
+                // A least-bound scan drops guesses that cannot beat the least so far.
+                let max_repeats = match floor {
+                    Some(_) => obj.max_repeats(n, left, least.min(cutoff)),
+                    None => max_repeats,
+                };
+                // The kernels stop once every lane wanted has reached `max_repeats`.
+                let mut want = handed_bits;
+                if let (Some(_), Some(t)) = (floor, local) {
+                    // The lanes come in order of their caps on the parent: once a
+                    // block's first cap is at most `n - max_repeats`, no guess left
+                    // can make more buckets than a dropped one. Within a block, the
+                    // lanes past that cap are dropped without a look.
+                    let beaten = n.saturating_sub(max_repeats);
+                    let cap = |l: usize| match windowed {
+                        true => t.caps[window.lane(l)] as usize,
+                        false => t.caps.get(base + l).map_or(0, |&c| c as usize),
+                    };
+                    if cap(0) <= beaten {
+                        least = least.min(cutoff);
+                        rejected = rejected.min(cutoff);
+                        break;
+                    }
+                    let lanes = if windowed { window.len } else { LANES };
+                    let viable = (0..lanes).take_while(|&l| cap(l) > beaten).count();
+                    if viable < LANES {
+                        want &= (1u32 << viable) - 1;
+                    }
+                }
+                let at = match windowed {
+                    true => Lanes::Window(&window),
+                    false => Lanes::Block(base),
+                };
+                let kept = kernel.run(
+                    table,
+                    at,
+                    offsets,
+                    (slices, max_repeats, want),
+                    &mut level.tally,
+                    &mut block,
+                );
+                live = handed_bits & kept;
+                if handed_bits & !kept != 0 {
+                    least = least.min(cutoff);
+                    rejected = rejected.min(cutoff);
+                    if record {
+                        // Dropped with `max_repeats` repeats or more.
+                        let cap = n.saturating_sub(max_repeats).min(u16::MAX as usize) as u16;
+                        let mut dropped = handed_bits & !kept;
+                        while dropped != 0 {
+                            let l = dropped.trailing_zeros() as usize;
+                            dropped &= dropped - 1;
+                            let g = lane_guess(local, windowed.then_some(&window), base, l);
+                            level.caps[g.index()] = cap;
+                        }
+                    }
+                }
+                continue;
+            } else {
+                let Some(&g) = single.next() else { break };
+                let gi = g.index();
+                if hard && level.scan_bits[gi / 64] >> (gi % 64) & 1 == 0 {
+                    continue; // not playable here
+                }
+                if !hard && !handed(g.index()) {
+                    continue;
+                }
+                let max_repeats = match floor {
+                    Some(_) => obj.max_repeats(n, left, least.min(cutoff)),
+                    None => max_repeats,
+                };
+                let Some(split) =
+                    self.rows
+                        .bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
+                else {
+                    least = least.min(cutoff);
+                    rejected = rejected.min(cutoff);
+                    if record {
+                        level.caps[gi] =
+                            n.saturating_sub(max_repeats).min(u16::MAX as usize) as u16;
+                    }
+                    continue;
+                };
+                (g, split)
+            };
+            if record {
+                level.caps[g.index()] = split.buckets.min(u16::MAX as usize) as u16;
+            }
+            if split.buckets == 1 && !split.is_candidate {
+                continue; // useless here and on every subset
+            }
+            let counted = split.is_candidate && obj.counts(AnswerId(g.0));
+            let glb = obj.guess_bound(
+                n,
+                w,
+                split.buckets,
+                Guess::of(split.is_candidate, counted),
+                left,
+            );
+            let perfect = split.buckets == n;
+            if perfect && glb <= lb {
+                // A perfect split's bound is its cost: at the state's bound, optimal.
+                self.tt.store(&key, Bound::Exact(glb, g));
+                return Scanned::Done(glb, Some(g));
+            }
+            if perfect && glb < incumbent.0 {
+                incumbent = (glb, Some(g));
+            }
+            least = least.min(glb);
+            if floor.is_some_and(|f| least <= f) {
+                return Scanned::Below(lb);
+            }
+            // Guesses dropped early above have at least `max_repeats` repeats, so fewer
+            // buckets than any guess kept: the maximum over kept guesses covers them
+            // (and with none kept nothing is expanded, so the hint is never read).
+            level.max_split = level.max_split.max(split.buckets);
+            if glb < cutoff {
+                level.order.push(
+                    (glb as u128) << 64
+                        | (split.sum_squares.min(1 << 40) as u128) << 17
+                        | (perfect as u128) << 16
+                        | g.0 as u128,
+                );
+            } else {
+                rejected = rejected.min(glb);
+            }
+        }
+        lb = lb.max(least);
+        if let (v, Some(g)) = incumbent {
+            if v <= lb {
+                self.tt.store(&key, Bound::Exact(v, g));
+                return Scanned::Done(v, Some(g));
+            }
+        }
+        if lb >= cutoff {
+            self.tt.store(&key, Bound::Lower(lb));
+            if self.cores_on() {
+                work.cores.record(obj, ids, left, &st.revealed, lb);
+            }
+            return Scanned::Done(lb, None);
+        }
+
+        if floor.is_some() && lb > head_lb {
+            // A pre-scan's raised bound, for the later pre-scans of this state (from
+            // other guesses of the parent, or other parents) and its search.
+            self.tt.store(&key, Bound::Lower(lb));
+        }
+        if hard && record {
+            self.kids_table(ids, level);
+        }
+        Scanned::Expand(Prepared {
+            w,
+            lb,
+            incumbent,
+            rejected,
+            hard_key,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,233 @@
+//! The scan against its plain forms: hard mode's own tables against the full table,
+//! and the least-bound scan against the full scan.
+
+use super::*;
+use crate::game::hard::Revealed;
+use crate::game::table::FeedbackTable;
+use crate::game::{Game, ListSource};
+use crate::search::state::Guesses;
+use crate::search::Config;
+
+/// Hard mode: a state whose own compact table is packed from its parent's (or
+/// from the full table) scans to the same result, with the same guesses and
+/// bounds to expand, as the same state scanning the full table one guess at a
+/// time, on the buckets of second guesses at buckets of poor openers (full lists),
+/// under no cutoff and under a tight one; and its pre-scan's least bound, read
+/// through the parent's table by cap, is the scan's bound above its floor.
+#[test]
+fn hard_own_tables_scan_like_the_full_table() {
+    let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let solver_with = |hard_own_min| {
+        let config = Config {
+            hard: true,
+            hard_own_min,
+            use_transpositions: false,
+            ..Config::default()
+        };
+        Solver::new(&game, &table, config)
+    };
+    let (own, plain) = (solver_with(HARD_OWN_MIN), solver_with(usize::MAX));
+    let all: Vec<AnswerId> = game.all_answer_ids();
+    let (mut compared, mut least_bounds, mut least_pairs) = (0, 0, 0);
+    for opener in ["fuzzy", "mamma", "civic"] {
+        let word = crate::Word::parse(opener).unwrap();
+        let g1 = game.guess_id(word).unwrap();
+        let by = crate::game::candidates::partition(&table, g1, &all);
+        let Some((f, ids)) = by
+            .into_iter()
+            .filter(|(_, b)| (40..=PRESENCE_MAX_N).contains(&b.len()))
+            .max_by_key(|(_, b)| b.len())
+        else {
+            panic!("{opener}: a bucket of 40 to 255 candidates");
+        };
+        let revealed = Revealed::default().after(word, f);
+        // Per scan: how it ended, its bound, and the (bound, guess) pairs to expand.
+        type Seen = Vec<(u8, u32, Vec<(u32, u16)>)>;
+        let mut seen: Vec<Seen> = Vec::new();
+        for solver in [&own, &plain] {
+            let top = State {
+                ids: &ids,
+                left: 5,
+                revealed,
+                handed: solver.everything(),
+            };
+            let mut sc = solver.pool.lend(5, solver.tt.scratch());
+            let mut work = sc.work();
+            let Scanned::Expand(_) = solver.scan(&top, INFEASIBLE, &mut work) else {
+                panic!("{opener}: the bucket is settled by its scan");
+            };
+            let (level, mut below) = work.split();
+            solver.classify(&top, level, below.classes);
+            assert_eq!(level.own_ready, std::ptr::eq(solver, &own), "{opener}");
+            assert!(level.kids_ready, "{opener}: a pre-scan table");
+            let handed = Guesses {
+                list: &level.allowed,
+                bits: Some(&level.allowed_bits[..]),
+                max_split: level.max_split,
+                local: level.own_ready.then_some(&level.own),
+                sorted: Some(&level.local),
+            };
+            let mut results = Vec::new();
+            for &g2 in level.allowed.iter().step_by(97) {
+                let word2 = game.guesses[g2.index()];
+                for (f2, b) in crate::game::candidates::partition(&table, g2, &ids) {
+                    if b.len() < 3 {
+                        continue;
+                    }
+                    let child = top.child(&b, revealed.after(word2, f2), handed);
+                    for cutoff in [INFEASIBLE, 2 * b.len() as u32 + 3] {
+                        let (kind, v) = match solver.scan(&child, cutoff, &mut below) {
+                            Scanned::Done(v, _) => (0, v),
+                            Scanned::Expand(p) => (1, p.lb),
+                            Scanned::Below(v) => (2, v),
+                        };
+                        let (level, _) = below.level();
+                        let mut order: Vec<(u32, u16)> = level
+                            .order
+                            .iter()
+                            .map(|&p| ((p >> 64) as u32, (p & 0xffff) as u16))
+                            .collect();
+                        order.sort_unstable();
+                        if kind == 1 && cutoff == INFEASIBLE {
+                            // The least-bound scan keeps a subset of the plain scan's
+                            // (bound, guess) pairs: the same guesses behind its lanes.
+                            solver.least_bound(&child, cutoff, 0, &mut below);
+                            let (level, _) = below.level();
+                            for &p in &level.order {
+                                let pair = ((p >> 64) as u32, (p & 0xffff) as u16);
+                                assert!(
+                                    order.binary_search(&pair).is_ok(),
+                                    "{opener}: least-bound pair {pair:?}"
+                                );
+                                least_pairs += 1;
+                            }
+                        }
+                        results.push((kind, v, if kind == 1 { order } else { Vec::new() }));
+                        // The pre-scan's least bound, through the parent's table
+                        // by cap: the scan's bound above its floor, never more.
+                        for floor in [0, v.saturating_sub(3), v - 1, v] {
+                            let least = solver.least_bound(&child, cutoff, floor, &mut below);
+                            if v > floor {
+                                assert_eq!(least, v, "{opener}: cutoff {cutoff}, floor {floor}");
+                            } else {
+                                assert!(least <= v, "{opener}: {least} > {v}");
+                            }
+                            least_bounds += 1;
+                        }
+                    }
+                }
+            }
+            seen.push(results);
+        }
+        compared += seen[0].len();
+        assert!(seen[0] == seen[1], "{opener}: the scans differ");
+    }
+    assert!(compared > 100, "{compared} scans compared");
+    assert!(least_bounds > 400, "{least_bounds} least bounds");
+    assert!(least_pairs > 1000, "{least_pairs} least-bound pairs");
+}
+
+/// [`Solver::least_bound`] under a parent's compact table (lanes in order of their
+/// caps, early stops by cap and by the least bound so far) gives the plain scan's
+/// bound whenever that is above the floor, and never more than it, on the buckets
+/// of many second guesses at large buckets of poor openers (full lists).
+#[test]
+fn least_bound_is_the_scans_bound_above_its_floor() {
+    let game = Game::load(&ListSource::Named("nyt".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let config = Config {
+        use_transpositions: false,
+        ..Config::default()
+    };
+    let solver = Solver::new(&game, &table, config);
+    let all: Vec<AnswerId> = game.all_answer_ids();
+    let (mut compared, mut above) = (0, 0);
+    for opener in ["tutty", "jiggy", "faith"] {
+        let g1 = game.guess_id(crate::Word::parse(opener).unwrap()).unwrap();
+        // The opener's largest bucket, with five guesses left.
+        let row = table.row(g1);
+        let mut by: std::collections::HashMap<u8, Vec<AnswerId>> = Default::default();
+        for &a in &all {
+            by.entry(row[a.index()]).or_default().push(a);
+        }
+        let ids = by.into_values().max_by_key(|b| b.len()).unwrap();
+        assert!(ids.len() >= solver.config.local_min, "{opener}");
+        let top = State {
+            ids: &ids,
+            left: 5,
+            revealed: Revealed::default(),
+            handed: solver.everything(),
+        };
+        let mut sc = solver.pool.lend(5, solver.tt.scratch());
+        let mut work = sc.work();
+        let Scanned::Expand(p) = solver.scan(&top, INFEASIBLE, &mut work) else {
+            panic!("{opener}: the bucket is settled by its scan");
+        };
+        // Again under a cutoff that drops the weaker guesses early (their caps
+        // then come from the repeats that dropped them).
+        let Scanned::Expand(_) = solver.scan(&top, p.lb + 25, &mut work) else {
+            panic!("{opener}: the bucket is settled by its scan");
+        };
+        let (level, mut below) = work.split();
+        solver.classify(&top, level, below.classes);
+        assert!(level.has_local, "{opener}: a compact table");
+        let caps = &level.local.caps;
+        assert!(
+            caps.windows(2).all(|w| w[0] >= w[1]),
+            "{opener}: lanes by cap"
+        );
+        let handed = Guesses {
+            list: &level.allowed,
+            bits: Some(&level.allowed_bits[..]),
+            max_split: level.max_split,
+            local: Some(&level.local),
+            sorted: None,
+        };
+        // Every 300th guess the parent hands down, as the second guess.
+        for &g2 in level.allowed.iter().step_by(300) {
+            let row = table.row(g2);
+            let mut buckets: std::collections::HashMap<u8, Vec<AnswerId>> = Default::default();
+            for &a in &ids {
+                buckets.entry(row[a.index()]).or_default().push(a);
+            }
+            for b in buckets.into_values().filter(|b| b.len() >= 8) {
+                // The caps hold on the subset: no guess makes more buckets.
+                for (lane, &g) in level.local.guesses.iter().enumerate() {
+                    let row = table.row(g);
+                    let mut f: Vec<u8> = b.iter().map(|a| row[a.index()]).collect();
+                    f.sort_unstable();
+                    f.dedup();
+                    assert!(f.len() <= level.local.caps[lane] as usize, "{opener} {g:?}");
+                }
+                let child = top.child(&b, Revealed::default(), handed);
+                let want = match solver.scan(&child, INFEASIBLE, &mut below) {
+                    Scanned::Done(v, _) => v,
+                    Scanned::Expand(p) => p.lb,
+                    Scanned::Below(_) => unreachable!(),
+                };
+                for cutoff in [want.saturating_sub(2), want, want + 1, want + 7, INFEASIBLE] {
+                    let plain = match solver.scan(&child, cutoff, &mut below) {
+                        Scanned::Done(v, _) => v,
+                        Scanned::Expand(p) => p.lb,
+                        Scanned::Below(_) => unreachable!(),
+                    };
+                    for floor in [0, want.saturating_sub(9), want - 1, want] {
+                        let got = solver.least_bound(&child, cutoff, floor, &mut below);
+                        compared += 1;
+                        if plain > floor {
+                            above += 1;
+                            assert_eq!(
+                                got, plain,
+                                "{opener} {g2:?}: cutoff {cutoff}, floor {floor}"
+                            );
+                        } else {
+                            assert!(got <= plain, "{opener} {g2:?}: {got} > {plain}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(above > 100 && above < compared, "{above} of {compared}");
+}
