@@ -323,8 +323,9 @@ fn brute_opener(game: &Game, table: &FeedbackTable, max: u8, hard: bool, opener:
         total += if f.is_all_green() {
             1
         } else {
+            // `brute` counts each answer's whole depth, guess 1 included.
             let r = hard.then(|| Revealed::default().after(word, f));
-            b.len() as u64 + common::brute(game, table, &obj, max, &b, 2, r)
+            common::brute(game, table, &obj, max, &b, 2, r)
         };
     }
     total.min(wordle_tree::search::bound::INFEASIBLE as u64)
@@ -335,11 +336,13 @@ fn opener_bounds_never_exceed_the_brute_force_optimum() {
     use wordle_tree::search::opener_bound::DeepSettings;
     use wordle_tree::search::{Config, Solver};
     let mut tight = 0;
-    for seed in 0..24u64 {
+    for seed in 0..16u64 {
         let mut rng = Rng(seed);
         let hard = seed % 3 == 2;
         let max = [3u8, 4, 4, 5][seed as usize % 4];
-        let game = common::random_game(&mut rng, 10 + rng.below(12), 6 + rng.below(10));
+        // Large enough that an opener's buckets have parts of three or more.
+        let (a, g) = (16 + rng.below(24), 4 + rng.below(8));
+        let game = common::random_game(&mut rng, a, g);
         let table = FeedbackTable::build(&game);
         for opener in (0..game.n_guesses())
             .map(GuessId::new)
@@ -399,9 +402,11 @@ fn brute_pair(
     let inf = wordle_tree::search::bound::INFEASIBLE as u64;
     let ids = game.all_answer_ids();
     let (w1, w2) = (game.guesses[first.index()], game.guesses[second.index()]);
-    let mut total = ids.len() as u64;
+    // `brute` counts each answer's whole depth, guesses 1 and 2 included.
+    let mut total = 0;
     for (f1, b) in wordle_tree::game::candidates::partition(table, first, &ids) {
         if f1.is_all_green() {
+            total += 1;
             continue;
         }
         if max < 2 {
@@ -412,9 +417,10 @@ fn brute_pair(
             total += common::brute(game, table, &obj, max, &b, 2, Some(r1));
             continue;
         }
-        total += b.len() as u64;
         for (f2, part) in wordle_tree::game::candidates::partition(table, second, &b) {
-            if !f2.is_all_green() {
+            if f2.is_all_green() {
+                total += 2;
+            } else {
                 let r2 = hard.then(|| r1.after(w2, f2));
                 total += common::brute(game, table, &obj, max, &part, 3, r2);
             }
@@ -433,7 +439,8 @@ fn pair_values_match_the_brute_force() {
         let mut rng = Rng(100 + seed);
         let hard = seed % 2 == 1;
         let max = [3u8, 4, 4, 5, 2][seed as usize % 5];
-        let game = common::random_game(&mut rng, 8 + rng.below(12), 6 + rng.below(8));
+        let (a, g) = (8 + rng.below(12), 6 + rng.below(8));
+        let game = common::random_game(&mut rng, a, g);
         let table = FeedbackTable::build(&game);
         let config = Config {
             max_guesses: max,

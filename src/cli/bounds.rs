@@ -35,6 +35,9 @@ pub struct BoundsArgs {
     /// Only a seeded random sample of this many openers (default: every opener).
     #[arg(long)]
     sample: Option<usize>,
+    /// Only the openers of this file (one word a line) that the table has.
+    #[arg(long, value_name = "FILE", conflicts_with = "sample")]
+    openers: Option<PathBuf>,
     /// The seed of --sample.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -123,6 +126,30 @@ pub fn run(ctx: &Ctx, args: &BoundsArgs) -> Result<ExitCode> {
         })
         .collect();
     openers.sort();
+    if let Some(file) = &args.openers {
+        let text =
+            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+        let mut keep = std::collections::HashSet::new();
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let w = line.trim();
+            let g = wordle_tree::game::word::Word::parse(w)
+                .ok()
+                .and_then(|w| game.guess_id(w))
+                .with_context(|| {
+                    format!(
+                        "{}:{}: '{w}' is not an allowed guess",
+                        file.display(),
+                        i + 1
+                    )
+                })?;
+            keep.insert(g);
+        }
+        openers.retain(|(g, _)| keep.contains(g));
+    }
     if let Some(k) = args.sample {
         // A seeded Fisher-Yates prefix (splitmix64), so a sample is repeatable.
         let mut s = args.seed;
