@@ -431,7 +431,7 @@ fn brute_pair(
 
 #[test]
 fn pair_values_match_the_brute_force() {
-    use wordle_tree::analysis::pair::pair_value;
+    use wordle_tree::analysis::pair::{pair_bound, pair_value};
     use wordle_tree::search::{Config, Solver};
     let mut fallbacks = 0;
     let mut finished = 0;
@@ -460,6 +460,18 @@ fn pair_values_match_the_brute_force() {
                 (want < inf).then_some(want),
                 "seed {seed} {w1} {w2} max {max} hard {hard}: {got:?}"
             );
+            // The cheap bound never exceeds the value, and (normal mode) the pair never
+            // beats its first guess's own optimum.
+            if let Some(total) = got.total {
+                assert!(
+                    pair_bound(&game, &table, hard, first, second) <= total,
+                    "seed {seed} {w1} {w2}"
+                );
+                if !hard {
+                    let alone = brute_opener(&game, &table, max, false, first);
+                    assert!(alone <= total, "seed {seed} {w1} {w2}: {alone} > {total}");
+                }
+            }
             fallbacks += (got.fallback.0 > 0) as usize;
             finished += got.total.is_some() as usize;
         }

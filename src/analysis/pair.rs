@@ -19,6 +19,8 @@
 //! pair that is not playable everywhere says so. With a pair playable everywhere the
 //! value is the same definition as in normal mode.
 //!
+//! [`pair_bound`] is a cheap lower bound for pruning a search over pairs.
+//!
 //! **Cannot finish**: when some part cannot be finished within the guesses left,
 //! [`PairValue::total`] is `None`.
 //!
@@ -137,4 +139,38 @@ pub fn pair_value(
         found_by_two,
         parts: n_parts,
     })
+}
+
+/// A cheap lower bound on [`pair_value`]'s total, for pruning a search over pairs
+/// (docs/guide/bounds.md): every part `T` of the second guess costs at least `2|T| -
+/// 1` (the size bound: one answer found by its first guess, the rest by a later one),
+/// and in hard mode a bucket where the second guess is illegal at least `2|b| - 1`.
+/// One pass over the answers per guess, no search; `u64::MAX` never (an unfinishable
+/// pair is only found by [`pair_value`]).
+pub fn pair_bound(
+    game: &crate::game::Game,
+    table: &FeedbackTable,
+    hard: bool,
+    first: GuessId,
+    second: GuessId,
+) -> u64 {
+    let ids = game.all_answer_ids();
+    let (w1, w2) = (game.guesses[first.index()], game.guesses[second.index()]);
+    let mut total = ids.len() as u64;
+    for (f1, bucket) in partition(table, first, &ids) {
+        if f1.is_all_green() {
+            continue;
+        }
+        if hard && !Revealed::default().after(w1, f1).allows(w2) {
+            total += 2 * bucket.len() as u64 - 1;
+            continue;
+        }
+        total += bucket.len() as u64;
+        for (f2, part) in partition(table, second, &bucket) {
+            if !f2.is_all_green() {
+                total += 2 * part.len() as u64 - 1;
+            }
+        }
+    }
+    total
 }
