@@ -10,6 +10,7 @@
 //! replaying each answer: the work is one guess scan per node, not per answer.
 
 pub mod metrics;
+pub mod pair;
 pub mod plot;
 
 use crate::game::candidates::count_buckets;

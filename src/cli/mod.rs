@@ -10,10 +10,12 @@
 #[macro_use]
 pub mod out;
 mod bench;
+mod bounds;
 mod metrics;
 mod next;
 mod openers;
 mod pack;
+mod pair;
 mod rank;
 mod review;
 #[cfg(feature = "serve")]
@@ -182,6 +184,19 @@ enum Command {
   wordle-tree --list nyt --hard metrics --format csv --no-players
   wordle-tree metrics --plot metrics.png --plot-totals totals.svg")]
     Metrics(metrics::MetricsArgs),
+    /// Every opener's cheap lower bounds against its exact total in the opener table:
+    /// gaps, openers dismissed at a cutoff, CPU per opener.
+    #[command(after_help = "Examples:
+  wordle-tree bounds                           every opener, cutoff the best total + 1
+  wordle-tree bounds --cutoff none --sample 200 --csv bounds.csv")]
+    Bounds(bounds::BoundsArgs),
+    /// The exact total of a fixed two-word start: the first two guesses played
+    /// whatever the feedback, the rest optimal.
+    #[command(after_help = "Examples:
+  wordle-tree pair salet courd
+  wordle-tree pair salet,courd parse,clint
+  wordle-tree --hard pair salet courd          (where courd breaks hard mode, play on optimally)")]
+    Pair(pair::PairArgs),
     /// Exact search: the tree of least total guesses from an opener, proved optimal.
     #[command(after_help = "Examples:
   wordle-tree solve --opener salet --out salet.tree --text salet.paths
@@ -493,6 +508,8 @@ fn run() -> Result<ExitCode> {
             | Command::Next(_)
             | Command::Play(_)
             | Command::Bench { .. }
+            | Command::Bounds(_)
+            | Command::Pair(_)
     );
     let stop = install_stop_handler(cooperative);
     let ctx = Ctx {
@@ -524,6 +541,8 @@ fn run() -> Result<ExitCode> {
             plot,
         } => rank::simulate(&ctx, strategy, opener.as_deref(), plot.as_deref()),
         Command::Metrics(args) => metrics::run(&ctx, args),
+        Command::Bounds(args) => bounds::run(&ctx, args),
+        Command::Pair(args) => pair::run(&ctx, args),
         Command::Solve {
             opener,
             max_guesses,

@@ -54,6 +54,8 @@
 //!   time, or 32 at a time; AVX-512 in `presence.rs`, AVX2 or portable in `sliced.rs`,
 //!   by the SIMD switch `WORDLE_TREE_SIMD`, the same results on each);
 //! - `bound.rs`: the objective and its admissible bounds, each derived in its doc;
+//! - `opener_bound.rs`: bounds on an opener's total before it is solved (measured by
+//!   `wordle-tree bounds`);
 //! - `dominance.rs`: guesses skipped because a neighbour refines their partition;
 //! - `cores.rs`: proved bounds of candidate sets reused for their supersets;
 //! - `tt.rs`: the transposition table; `scratch.rs`: per-depth scratch and its pool;
@@ -76,6 +78,7 @@ mod expand;
 mod groups;
 mod heap;
 mod kernels;
+pub mod opener_bound;
 mod scan;
 mod scratch;
 mod state;

@@ -312,3 +312,212 @@ fn rank_table_prints_the_header_and_top_rows() {
     assert!(lines[1].contains("entropy") && lines[1].contains("worst"));
     assert!(lines[2].contains("soare"));
 }
+
+/// The exact total of `opener` over all answers by brute force (`None`: cannot finish).
+fn brute_opener(game: &Game, table: &FeedbackTable, max: u8, hard: bool, opener: GuessId) -> u64 {
+    let obj = wordle_tree::search::Objective::total();
+    let ids = game.all_answer_ids();
+    let word = game.guesses[opener.index()];
+    let mut total = 0;
+    for (f, b) in wordle_tree::game::candidates::partition(table, opener, &ids) {
+        total += if f.is_all_green() {
+            1
+        } else {
+            // `brute` counts each answer's whole depth, guess 1 included.
+            let r = hard.then(|| Revealed::default().after(word, f));
+            common::brute(game, table, &obj, max, &b, 2, r)
+        };
+    }
+    total.min(wordle_tree::search::bound::INFEASIBLE as u64)
+}
+
+#[test]
+fn opener_bounds_never_exceed_the_brute_force_optimum() {
+    use wordle_tree::search::opener_bound::DeepSettings;
+    use wordle_tree::search::{Config, Solver};
+    for seed in 0..8u64 {
+        let mut rng = Rng(seed);
+        let hard = seed % 3 == 2;
+        let max = [3u8, 4][seed as usize % 2];
+        // Large enough that an opener's buckets have parts of three or more.
+        let (a, g) = (16 + rng.below(24), 4 + rng.below(8));
+        let game = common::random_game(&mut rng, a, g);
+        let table = FeedbackTable::build(&game);
+        for opener in (0..game.n_guesses())
+            .map(GuessId::new)
+            .filter(|_| rng.below(3) == 0)
+        {
+            let truth = brute_opener(&game, &table, max, hard, opener);
+            for (refine, cutoff) in [
+                (0, None),
+                (1, None),
+                (4, None),
+                (64, None),
+                (64, Some(truth)),
+            ] {
+                let config = Config {
+                    max_guesses: max,
+                    hard,
+                    // Cores and pre-scans everywhere, as the search may leave them.
+                    core_left: 2,
+                    prescan_left: 2,
+                    ..Config::default()
+                };
+                let solver = Solver::new(&game, &table, config);
+                let b = solver
+                    .opener_bounds(opener, &DeepSettings { cutoff, refine })
+                    .unwrap();
+                let w = game.guesses[opener.index()];
+                assert!(
+                    b.estimate <= b.scan && b.scan <= b.deep,
+                    "seed {seed} {w}: {b:?}"
+                );
+                let inf = wordle_tree::search::bound::INFEASIBLE as u64;
+                assert!(
+                    b.deep <= truth || (truth >= inf && b.deep >= inf),
+                    "seed {seed} {w} max {max} hard {hard} refine {refine}: {b:?} above the optimum {truth}"
+                );
+                if b.exact {
+                    assert_eq!(b.deep, truth, "seed {seed} {w}: settled, so exact");
+                }
+            }
+        }
+    }
+}
+
+/// On games too large for the brute force, against the solver's exact totals (the
+/// solver is checked against the brute force in tests/solver.rs): the deep bound stays
+/// below them and rises above the scan's.
+#[test]
+fn deep_opener_bounds_rise_and_stay_below_the_solvers_totals() {
+    use wordle_tree::search::opener_bound::DeepSettings;
+    use wordle_tree::search::{Config, Solver};
+    let mut rose = 0;
+    for seed in 0..4u64 {
+        let mut rng = Rng(200 + seed);
+        let hard = seed % 2 == 1;
+        let game = common::random_game(&mut rng, 150, 40);
+        let table = FeedbackTable::build(&game);
+        let config = Config {
+            hard,
+            ..Config::default()
+        };
+        // Separate solvers: the bounds' scans would read the exact costs the solve
+        // left in its transposition table.
+        let solver = Solver::new(&game, &table, config.clone());
+        let bounds = Solver::new(&game, &table, config);
+        for _ in 0..4 {
+            let opener = GuessId::new(rng.below(game.n_guesses()));
+            let Ok((truth, _)) = solver.solve_opener(opener, &|_, _, _| {}) else {
+                continue;
+            };
+            let b = bounds
+                .opener_bounds(
+                    opener,
+                    &DeepSettings {
+                        cutoff: None,
+                        refine: 64,
+                    },
+                )
+                .unwrap();
+            let w = game.guesses[opener.index()];
+            assert!(
+                b.estimate <= b.scan && b.scan <= b.deep && b.deep <= truth,
+                "seed {seed} {w}: {b:?} vs {truth}"
+            );
+            rose += (b.deep > b.scan) as usize;
+        }
+    }
+    assert!(rose > 0, "the deep bound never rose above the scan bound");
+}
+
+/// The pair's value from its definition (`analysis::pair`), by brute force.
+fn brute_pair(
+    game: &Game,
+    table: &FeedbackTable,
+    max: u8,
+    hard: bool,
+    first: GuessId,
+    second: GuessId,
+) -> u64 {
+    let obj = wordle_tree::search::Objective::total();
+    let inf = wordle_tree::search::bound::INFEASIBLE as u64;
+    let ids = game.all_answer_ids();
+    let (w1, w2) = (game.guesses[first.index()], game.guesses[second.index()]);
+    // `brute` counts each answer's whole depth, guesses 1 and 2 included.
+    let mut total = 0;
+    for (f1, b) in wordle_tree::game::candidates::partition(table, first, &ids) {
+        if f1.is_all_green() {
+            total += 1;
+            continue;
+        }
+        if max < 2 {
+            return inf;
+        }
+        let r1 = Revealed::default().after(w1, f1);
+        if hard && !r1.allows(w2) {
+            total += common::brute(game, table, &obj, max, &b, 2, Some(r1));
+            continue;
+        }
+        for (f2, part) in wordle_tree::game::candidates::partition(table, second, &b) {
+            if f2.is_all_green() {
+                total += 2;
+            } else {
+                let r2 = hard.then(|| r1.after(w2, f2));
+                total += common::brute(game, table, &obj, max, &part, 3, r2);
+            }
+        }
+    }
+    total.min(inf)
+}
+
+#[test]
+fn pair_values_match_the_brute_force() {
+    use wordle_tree::analysis::pair::{pair_bound, pair_value};
+    use wordle_tree::search::{Config, Solver};
+    let mut fallbacks = 0;
+    let mut finished = 0;
+    for seed in 0..24u64 {
+        let mut rng = Rng(100 + seed);
+        let hard = seed % 2 == 1;
+        let max = [3u8, 4, 4, 5, 2][seed as usize % 5];
+        let (a, g) = (8 + rng.below(12), 6 + rng.below(8));
+        let game = common::random_game(&mut rng, a, g);
+        let table = FeedbackTable::build(&game);
+        let config = Config {
+            max_guesses: max,
+            hard,
+            ..Config::default()
+        };
+        let solver = Solver::new(&game, &table, config);
+        for _ in 0..12 {
+            let first = GuessId::new(rng.below(game.n_guesses()));
+            let second = GuessId::new(rng.below(game.n_guesses()));
+            let want = brute_pair(&game, &table, max, hard, first, second);
+            let got = pair_value(&solver, &table, first, second).unwrap();
+            let (w1, w2) = (game.guesses[first.index()], game.guesses[second.index()]);
+            let inf = wordle_tree::search::bound::INFEASIBLE as u64;
+            assert_eq!(
+                got.total,
+                (want < inf).then_some(want),
+                "seed {seed} {w1} {w2} max {max} hard {hard}: {got:?}"
+            );
+            // The cheap bound never exceeds the value, and (normal mode) the pair never
+            // beats its first guess's own optimum.
+            if let Some(total) = got.total {
+                assert!(
+                    pair_bound(&game, &table, hard, first, second) <= total,
+                    "seed {seed} {w1} {w2}"
+                );
+                if !hard {
+                    let alone = brute_opener(&game, &table, max, false, first);
+                    assert!(alone <= total, "seed {seed} {w1} {w2}: {alone} > {total}");
+                }
+            }
+            fallbacks += (got.fallback.0 > 0) as usize;
+            finished += got.total.is_some() as usize;
+        }
+    }
+    assert!(fallbacks > 0, "no hard-mode pair fell back");
+    assert!(finished > 50, "too few pairs finished: {finished}");
+}

@@ -1,0 +1,305 @@
+//! The `bounds` command: every opener's cheap lower bounds
+//! (`wordle_tree::search::opener_bound`) against its exact total from the opener
+//! table of the lists and mode: the gap (mean, p90, max), how many openers each bound
+//! alone dismisses at a cutoff, and the CPU time each costs per opener. A bound above
+//! an exact total is a bug: the command says which opener and exits 1.
+//!
+//! Two passes per opener, each on its own solver (so the times are separate): the
+//! scan bound (refine 0, the estimate comes with it), then the deep bound. With a
+//! cutoff the deep pass stops raising an opener once it reaches the cutoff, as a
+//! sweep would (its gap figures then say "under the cutoff"); `--cutoff none` raises
+//! every bucket as far as `--refine` allows.
+
+use super::{memory_bytes, Ctx};
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use wordle_tree::game::table::{FeedbackTable, Simd};
+use wordle_tree::game::{mode_name, GuessId};
+use wordle_tree::search::opener_bound::{DeepSettings, OpenerBounds};
+use wordle_tree::search::{Config, Solver};
+use wordle_tree::store::opener_table::{self, Entry};
+
+#[derive(clap::Args, Debug)]
+pub struct BoundsArgs {
+    /// The cutoff the bounds are counted against ("none": the deep bound is raised
+    /// as far as --refine allows, for its gaps). Default: the table's best total + 1.
+    #[arg(long)]
+    cutoff: Option<String>,
+    /// The most guesses refined per opener bucket for the deep bound (0: none).
+    #[arg(long, default_value_t = 64)]
+    refine: usize,
+    /// Only a seeded random sample of this many openers (default: every opener).
+    #[arg(long)]
+    sample: Option<usize>,
+    /// Only the openers of this file (one word a line) that the table has.
+    #[arg(long, value_name = "FILE", conflicts_with = "sample")]
+    openers: Option<PathBuf>,
+    /// The seed of --sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write one row per opener (opener,total,estimate,scan,deep,refined,scan_us,deep_us)
+    /// to FILE.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Memory limit in MiB for each pass's transposition table and scratch.
+    #[arg(long, default_value_t = 1024)]
+    memory: usize,
+}
+
+/// Reads the calling thread's CPU time in seconds (Linux; 0 elsewhere).
+fn thread_cpu() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0.0, |ns| ns as f64 * 1e-9)
+}
+
+/// One opener's figures.
+struct Row {
+    opener: GuessId,
+    truth: u64,
+    b: OpenerBounds,
+    scan_cpu: f64,
+    deep_cpu: f64,
+}
+
+/// Gap statistics of one bound.
+fn stats(
+    name: &str,
+    rows: &[Row],
+    get: impl Fn(&Row) -> u64,
+    cutoff: u64,
+    cpu: Option<f64>,
+) -> String {
+    let mut gaps: Vec<f64> = rows
+        .iter()
+        .map(|r| (r.truth - get(r).min(r.truth)) as f64 / r.truth as f64 * 100.0)
+        .collect();
+    gaps.sort_by(f64::total_cmp);
+    let mean = gaps.iter().sum::<f64>() / gaps.len().max(1) as f64;
+    let p90 = gaps[(gaps.len() * 9 / 10).min(gaps.len() - 1)];
+    let max = gaps.last().copied().unwrap_or(0.0);
+    let abs_mean = rows.iter().map(|r| (r.truth - get(r)) as f64).sum::<f64>() / rows.len() as f64;
+    let dismissed = rows.iter().filter(|r| get(r) >= cutoff).count();
+    let cpu = cpu.map_or(String::new(), |c| {
+        format!(", {:.2} ms CPU per opener", c * 1e3)
+    });
+    format!(
+        "{name:<9} gap mean {mean:.2}% ({abs_mean:.0} guesses), p90 {p90:.2}%, max {max:.2}%; dismisses {dismissed} of {} ({:.1}%){cpu}",
+        rows.len(),
+        dismissed as f64 / rows.len() as f64 * 100.0
+    )
+}
+
+pub fn run(ctx: &Ctx, args: &BoundsArgs) -> Result<ExitCode> {
+    let game = ctx.game;
+    let t = Instant::now();
+    let (table, path) = super::opener_table(ctx)?.with_context(|| {
+        format!(
+            "no opener table for the {} lists in {} mode: bounds needs {} (every opener's exact total), or --table FILE",
+            game.list_tag(),
+            mode_name(ctx.hard),
+            opener_table::shipped_name(game, ctx.hard)
+        )
+    })?;
+    let best = table.proved_optimum().map(|(_, v)| v);
+    let cutoff =
+        match args.cutoff.as_deref() {
+            Some("none") => None,
+            Some(s) => Some(s.parse::<u64>().ok().filter(|&c| c > 0).with_context(|| {
+                format!("--cutoff must be a positive total or none, not '{s}'")
+            })?),
+            None => Some(best.map(|b| b + 1).with_context(|| {
+                format!("{}: incomplete table: give --cutoff N", path.display())
+            })?),
+        };
+    let mut openers: Vec<(GuessId, u64)> = table
+        .rows()
+        .iter()
+        .filter_map(|r| match r.entry {
+            Entry::Exact { total, .. } => Some((game.guess_id(r.opener)?, total)),
+            Entry::CannotFinish => None,
+        })
+        .collect();
+    openers.sort();
+    if let Some(file) = &args.openers {
+        let text =
+            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+        let mut keep = std::collections::HashSet::new();
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let w = line.trim();
+            let g = wordle_tree::game::word::Word::parse(w)
+                .ok()
+                .and_then(|w| game.guess_id(w))
+                .with_context(|| {
+                    format!(
+                        "{}:{}: '{w}' is not an allowed guess",
+                        file.display(),
+                        i + 1
+                    )
+                })?;
+            keep.insert(g);
+        }
+        openers.retain(|(g, _)| keep.contains(g));
+    }
+    if let Some(k) = args.sample {
+        // A seeded Fisher-Yates prefix (splitmix64), so a sample is repeatable.
+        let mut s = args.seed;
+        let mut next = || {
+            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let k = k.min(openers.len());
+        for i in 0..k {
+            let j = i + (next() % (openers.len() - i) as u64) as usize;
+            openers.swap(i, j);
+        }
+        openers.truncate(k);
+        openers.sort();
+    }
+    let feedback = FeedbackTable::build(game);
+    let config = Config {
+        max_guesses: table.max_guesses,
+        hard: ctx.hard,
+        memory_limit: memory_bytes(args.memory)?,
+        ..Config::default()
+    };
+    let scan_solver = Solver::new(game, &feedback, config.clone()).with_stop(ctx.stop);
+    let deep_solver = Solver::new(game, &feedback, config).with_stop(ctx.stop);
+    let scan_only = DeepSettings { cutoff, refine: 0 };
+    let deep = DeepSettings {
+        cutoff,
+        refine: args.refine,
+    };
+    let bar = super::progress_bar(ctx.quiet, "bounds");
+    bar.set_length(openers.len() as u64);
+    let rows: Vec<Row> = openers
+        .par_iter()
+        .map(|&(opener, truth)| {
+            let c0 = thread_cpu();
+            let s = scan_solver.opener_bounds(opener, &scan_only)?;
+            let c1 = thread_cpu();
+            let b = if deep.refine == 0 {
+                s
+            } else {
+                deep_solver.opener_bounds(opener, &deep)?
+            };
+            let c2 = thread_cpu();
+            bar.inc(1);
+            debug_assert_eq!((s.estimate, s.scan), (b.estimate, b.scan));
+            Ok(Row {
+                opener,
+                truth,
+                b,
+                scan_cpu: c1 - c0,
+                deep_cpu: c2 - c1,
+            })
+        })
+        .collect::<Result<_, wordle_tree::search::SolveError>>()?;
+    bar.finish_and_clear();
+    if let Some(r) = rows
+        .iter()
+        .find(|r| r.b.estimate.max(r.b.scan).max(r.b.deep) > r.truth)
+    {
+        eprintln!(
+            "error: a bound above the exact total (a bug): opener {}, exact {} ({}), bounds estimate {} scan {} deep {}",
+            game.guesses[r.opener.index()],
+            r.truth,
+            path.display(),
+            r.b.estimate,
+            r.b.scan,
+            r.b.deep
+        );
+        return Ok(ExitCode::from(1));
+    }
+    if let Some(file) = &args.csv {
+        let mut text = String::from("opener,total,estimate,scan,deep,refined,scan_us,deep_us\n");
+        for r in &rows {
+            text += &format!(
+                "{},{},{},{},{},{},{:.0},{:.0}\n",
+                game.guesses[r.opener.index()],
+                r.truth,
+                r.b.estimate,
+                r.b.scan,
+                r.b.deep,
+                r.b.refined,
+                r.scan_cpu * 1e6,
+                r.deep_cpu * 1e6
+            );
+        }
+        wordle_tree::store::results::write_atomic(file, text.as_bytes())
+            .with_context(|| format!("writing {}", file.display()))?;
+    }
+    let n = rows.len();
+    if n == 0 {
+        bail!("{}: no opener with an exact total", path.display());
+    }
+    let cut = cutoff.unwrap_or(u64::MAX);
+    let mean = |f: &dyn Fn(&Row) -> f64| rows.iter().map(f).sum::<f64>() / n as f64;
+    let scan_cpu = mean(&|r| r.scan_cpu);
+    let deep_cpu = if args.refine == 0 {
+        scan_cpu
+    } else {
+        mean(&|r| r.deep_cpu)
+    };
+    let ceiling = rows.iter().filter(|r| r.truth >= cut).count();
+    let mut o = std::io::stdout().lock();
+    writeln!(
+        o,
+        "bounds: lists {} ({} answers, {} allowed guesses), {} mode, at most {} guesses; {} openers{} against {}",
+        game.list_tag(),
+        game.n_answers(),
+        game.n_guesses(),
+        mode_name(ctx.hard),
+        table.max_guesses,
+        n,
+        args.sample.map_or(String::new(), |k| format!(" (sample {k}, seed {})", args.seed)),
+        path.display()
+    )?;
+    writeln!(
+        o,
+        "cutoff {}: {ceiling} of {n} openers have an exact total at or above it (the most any bound can dismiss)",
+        cutoff.map_or("none".into(), |c| c.to_string())
+    )?;
+    writeln!(
+        o,
+        "{}",
+        stats("estimate", &rows, |r| r.b.estimate, cut, None)
+    )?;
+    writeln!(
+        o,
+        "{}",
+        stats("scan", &rows, |r| r.b.scan, cut, Some(scan_cpu))
+    )?;
+    let under = if cutoff.is_some() {
+        " (raised only up to the cutoff)"
+    } else {
+        ""
+    };
+    writeln!(
+        o,
+        "{} (refine {}{under}), {:.1} guesses refined per opener",
+        stats("deep", &rows, |r| r.b.deep, cut, Some(deep_cpu)),
+        args.refine,
+        mean(&|r| r.b.refined as f64)
+    )?;
+    writeln!(
+        o,
+        "SIMD path {}; {:.1} s wall, {} threads; every bound at most its exact total",
+        Simd::current().name(),
+        t.elapsed().as_secs_f64(),
+        rayon::current_num_threads()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
