@@ -60,7 +60,15 @@ pub fn pack(a: &PackArgs) -> Result<ExitCode> {
     if !out.to_string_lossy().ends_with(SUFFIX) {
         bail!("{}: a pack's name must end in {SUFFIX}", out.display());
     }
-    let done = pack::pack_dir(dir, &out, a.adopt, a.remove)?;
+    let adopt = |text: &str, path: &std::path::Path, kind: &str| {
+        wordle_tree::store::results::adopt_unsealed(text, path, kind).map_err(|e| e.to_string())
+    };
+    let done = pack::pack_dir(
+        dir,
+        &out,
+        a.adopt.then_some(&adopt as &pack::Adopt),
+        a.remove,
+    )?;
     outln!(
         "packed {} files ({} adopted from older builds) of {} into {}: {} bytes of text, {} bytes packed{}",
         done.files,

@@ -7,12 +7,12 @@
 //! - for each file, sorted by name: `file NAME LEN`, a line break, then the file's
 //!   `LEN` bytes (its text as written, its own end line included);
 //! - last, `end HEX`: the FNV-1a checksum of every byte before it
-//!   ([`crate::store::results::seal`]).
+//!   ([`crate::store::entry::seal`]).
 //!
 //! Invariants: a pack is read whole and checked before anything in it is used: the
 //! gzip stream (its CRC), the magic line, every frame, the end checksum, and each
 //! entry's own seal; a damaged or cut pack is refused by name with what failed, never
-//! half-read. Every entry is a sealed file ([`crate::store::results::sealed_body`]):
+//! half-read. Every entry is a sealed file ([`crate::store::entry::sealed_body`]):
 //! packing refuses an unsealed file unless the user vouches for files of older builds
 //! (`adopt`), and then only result files it can parse, which go in re-encoded and
 //! sealed (their values unchanged). [`pack_dir`] writes the pack atomically, reads it
@@ -25,7 +25,7 @@
 //! are read in place by `--merge`, `--write-table` and resumed runs' scans, and
 //! unpacked only to resume a run that writes.
 
-use crate::store::results::{clip, read_entry, seal_as, sealed_body, write_atomic, ResultFile};
+use crate::store::entry::{clip, read_entry, seal_as, sealed_body, write_atomic, write_entry};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -174,12 +174,23 @@ fn legacy_kind(name: &str) -> Option<&'static str> {
     }
 }
 
+/// How `pack --adopt` takes in an unsealed result file of an older build: from its
+/// text, path and kind, the re-encoded sealed text, or why not.
+pub type Adopt = dyn Fn(&str, &Path, &str) -> Result<String, String>;
+
 /// Packs every regular, non-dot file of `dir` into `out` (written atomically), then
 /// reads `out` back and checks it holds exactly those files. An unsealed file is
-/// refused by name unless `adopt`, which takes in the result files of older builds
-/// re-encoded and sealed. With `remove`, the directory's packed files (and then the
+/// refused by name unless `adopt` is given: it re-encodes and seals the result file
+/// of an older build (its text, path and kind) or says why not
+/// ([`crate::store::results::adopt_unsealed`]; the pack itself knows no result-file
+/// format). With `remove`, the directory's packed files (and then the
 /// directory, if empty) are removed, only after the check.
-pub fn pack_dir(dir: &Path, out: &Path, adopt: bool, remove: bool) -> Result<Packed, PackError> {
+pub fn pack_dir(
+    dir: &Path,
+    out: &Path,
+    adopt: Option<&Adopt>,
+    remove: bool,
+) -> Result<Packed, PackError> {
     let io = |p: &Path, e| PackError::Io(p.into(), e);
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| io(dir, e))?
@@ -208,22 +219,25 @@ pub fn pack_dir(dir: &Path, out: &Path, adopt: bool, remove: bool) -> Result<Pac
         let text = if sealed_body(&text).is_some() {
             text
         } else {
-            let kind = legacy_kind(name).filter(|_| adopt).ok_or_else(|| {
-                PackError::Refused(
-                    path.clone(),
-                    if adopt {
-                        "no end checksum, and not a result file of a known kind".into()
-                    } else {
-                        "no end checksum (cut short, edited, or from an older build): \
+            let kind = legacy_kind(name)
+                .filter(|_| adopt.is_some())
+                .ok_or_else(|| {
+                    PackError::Refused(
+                        path.clone(),
+                        if adopt.is_some() {
+                            "no end checksum, and not a result file of a known kind".into()
+                        } else {
+                            "no end checksum (cut short, edited, or from an older build): \
                          redo it, or pass --adopt to vouch for files of older builds"
-                            .into()
-                    },
-                )
-            })?;
-            let f = ResultFile::decode_unsealed(&text, &path, kind)
-                .map_err(|e| PackError::Refused(path.clone(), e.to_string()))?;
+                                .into()
+                        },
+                    )
+                })?;
+            let adopt = adopt.expect("checked above");
+            let sealed =
+                adopt(&text, &path, kind).map_err(|e| PackError::Refused(path.clone(), e))?;
             done.adopted += 1;
-            f.encode()
+            sealed
         };
         done.text_bytes += text.len() as u64;
         pack.files.insert(name.clone(), text);
@@ -250,7 +264,7 @@ pub fn pack_dir(dir: &Path, out: &Path, adopt: bool, remove: bool) -> Result<Pac
 }
 
 /// Writes a pack's files into `dir` (created if needed), each through
-/// [`crate::store::results::write_entry`], so a run can resume there. A file already
+/// [`crate::store::entry::write_entry`], so a run can resume there. A file already
 /// in `dir` with other contents is refused by name (nothing is overwritten); one with
 /// the same contents is left as it is. Returns how many files were written.
 pub fn unpack(pack: &Path, dir: &Path) -> Result<usize, PackError> {
@@ -276,8 +290,7 @@ pub fn unpack(pack: &Path, dir: &Path) -> Result<usize, PackError> {
         if read_entry(&path, MAX_ENTRY, "a result file").is_ok_and(|t| t.as_ref() == Some(text)) {
             continue;
         }
-        crate::store::results::write_entry(&path, text.as_bytes())
-            .map_err(|e| PackError::Io(path, e))?;
+        write_entry(&path, text.as_bytes()).map_err(|e| PackError::Io(path, e))?;
         written += 1;
     }
     Ok(written)
@@ -286,7 +299,7 @@ pub fn unpack(pack: &Path, dir: &Path) -> Result<usize, PackError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::results::seal;
+    use crate::store::entry::seal;
 
     fn sample() -> Pack {
         let mut p = Pack::default();

@@ -1,6 +1,7 @@
 //! The unit tests of [`super`]: result files, sealing and results directories.
 
 use super::*;
+use crate::store::entry::{temp_name, temp_pid};
 
 #[test]
 fn temp_names_give_back_their_pid() {
