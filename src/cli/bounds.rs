@@ -21,7 +21,7 @@ use wordle_tree::game::table::{FeedbackTable, Simd};
 use wordle_tree::game::{mode_name, GuessId};
 use wordle_tree::search::opener_bound::{DeepSettings, OpenerBounds};
 use wordle_tree::search::{Config, Solver};
-use wordle_tree::store::opener_table::{self, Entry};
+use wordle_tree::store::opener_table::Entry;
 
 #[derive(clap::Args, Debug)]
 pub struct BoundsArgs {
@@ -98,14 +98,7 @@ fn stats(
 pub fn run(ctx: &Ctx, args: &BoundsArgs) -> Result<ExitCode> {
     let game = ctx.game;
     let t = Instant::now();
-    let (table, path) = super::opener_table(ctx)?.with_context(|| {
-        format!(
-            "no opener table for the {} lists in {} mode: bounds needs {} (every opener's exact total), or --table FILE",
-            game.list_tag(),
-            mode_name(ctx.hard),
-            opener_table::shipped_name(game, ctx.hard)
-        )
-    })?;
+    let (table, path) = super::required_opener_table(ctx, "bounds")?;
     let best = table.proved_optimum().map(|(_, v)| v);
     let cutoff =
         match args.cutoff.as_deref() {

@@ -17,7 +17,6 @@ use wordle_tree::analysis::metrics::{metric_name, Pick, Report, Truth, BEST_OF, 
 use wordle_tree::analysis::plot;
 use wordle_tree::game::mode_name;
 use wordle_tree::game::table::FeedbackTable;
-use wordle_tree::store::opener_table;
 use wordle_tree::tree::file;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -54,14 +53,7 @@ pub struct MetricsArgs {
 pub fn run(ctx: &Ctx, args: &MetricsArgs) -> Result<ExitCode> {
     let game = ctx.game;
     let t = Instant::now();
-    let (table, path) = super::opener_table(ctx)?.with_context(|| {
-        format!(
-            "no opener table for the {} lists in {} mode: metrics needs {} (every opener's exact total): built in for the shipped lists, or --table FILE, or --data DIR with tables/ (build one with `openers --exact --write-table FILE`)",
-            game.list_tag(),
-            mode_name(ctx.hard),
-            opener_table::shipped_name(game, ctx.hard)
-        )
-    })?;
+    let (table, path) = super::required_opener_table(ctx, "metrics")?;
     // The tree is read before the long part, so a bad file fails at once.
     let tree = args
         .tree

@@ -726,6 +726,19 @@ fn opener_table(ctx: &Ctx) -> Result<Option<(OpenerTable, PathBuf)>> {
     })
 }
 
+/// [`opener_table`] for a command that cannot work without one: missing, an error
+/// saying which table `command` needs and how to get it.
+fn required_opener_table(ctx: &Ctx, command: &str) -> Result<(OpenerTable, PathBuf)> {
+    opener_table(ctx)?.with_context(|| {
+        format!(
+            "no opener table for the {} lists in {} mode: {command} needs {} (every opener's exact total): built in for the shipped lists, or --table FILE, or --data DIR with tables/ (build one with `openers --exact --write-table FILE`)",
+            ctx.game.list_tag(),
+            mode_name(ctx.hard),
+            opener_table::shipped_name(ctx.game, ctx.hard)
+        )
+    })
+}
+
 /// One line on an opener's exact value from a table: `opener crane: exact total
 /// 7962 (3.4393 on average, at most 5 guesses), rank 12 of 12972 openers (FILE)`.
 fn opener_line(table: &OpenerTable, file: &Path, opener: Word) -> String {
