@@ -156,31 +156,49 @@ enum Item {
 /// Pairing: guesses and feedback tokens that strictly alternate (`salet BYBBY tiara
 /// YBBBG`) are pairs; otherwise the guesses, in order, take the share grid's rows, in
 /// order (`salet tiara quota` and a pasted grid), and there must be one row per guess.
+///
+/// In steps, each refusing with the first error it meets: the answer, the tokens read
+/// as items (`read_items`), the share grid's count of rows (`check_rows`), then
+/// the items paired into steps (`pair_steps`).
 pub fn parse_history(
     game: &Game,
     texts: &[&str],
     answer: Option<&str>,
 ) -> Result<Vec<Step>, HistoryError> {
-    let answer = answer
-        .map(|a| {
-            let bad = || HistoryError::NotAnswer {
-                word: echo(a),
-                lists: game.name.clone(),
-            };
-            let w = Word::parse(a.trim()).map_err(|_| bad())?;
-            game.guess_id(w)
-                .and_then(|g| g.as_answer(game.n_answers()))
-                .map(|_| w)
-                .ok_or_else(bad)
-        })
-        .transpose()?;
+    let answer = answer.map(|a| parse_answer(game, a)).transpose()?;
     let raw: Vec<&str> = texts
         .iter()
         .flat_map(|t| t.split(|c: char| c.is_whitespace() || c == ','))
         .filter(|t| !t.is_empty())
         .collect();
-    // The share header: `Wordle`, the puzzle number (its thousands split off by the
-    // comma), `N/6` or `X/6`, and `*` after it in hard mode.
+    let (header, items) = read_items(game, &raw)?;
+    // Pairs when guesses and rows strictly alternate, guess first.
+    let alternating = items.iter().enumerate().all(|(k, it)| match it {
+        Item::Guess(_) => matches!(items.get(k + 1), Some(Item::Row(..))),
+        Item::Row(..) => k > 0 && matches!(items[k - 1], Item::Guess(_)),
+        Item::Step(..) => true,
+    });
+    let rows = check_rows(&items, header.as_deref(), alternating)?;
+    pair_steps(game, &items, rows, alternating, answer)
+}
+
+/// The answer given with a history: a possible answer of `game`.
+fn parse_answer(game: &Game, a: &str) -> Result<Word, HistoryError> {
+    let bad = || HistoryError::NotAnswer {
+        word: echo(a),
+        lists: game.name.clone(),
+    };
+    let w = Word::parse(a.trim()).map_err(|_| bad())?;
+    game.guess_id(w)
+        .and_then(|g| g.as_answer(game.n_answers()))
+        .map(|_| w)
+        .ok_or_else(bad)
+}
+
+/// The tokens as [`Item`]s, and the share header's score if there is one (`Wordle`,
+/// the puzzle number, its thousands split off by the comma, `N/6` or `X/6`, and `*`
+/// after it in hard mode), which is not an item.
+fn read_items(game: &Game, raw: &[&str]) -> Result<(Option<String>, Vec<Item>), HistoryError> {
     let mut header: Option<String> = None;
     let mut items: Vec<Item> = Vec::new();
     let mut i = 0;
@@ -198,57 +216,65 @@ pub fn parse_history(
             continue;
         }
         i += 1;
-        if t.contains(':') {
-            let n = 1 + items.iter().filter(|x| !matches!(x, Item::Row(..))).count();
-            let step = parse_step(game, t).map_err(|e| match e {
-                HistoryError::Feedback { token, why } => HistoryError::StepFeedback {
-                    step: n,
-                    token,
-                    why,
-                },
-                other => other,
-            })?;
-            items.push(Item::Step(step, t.to_string()));
-            continue;
-        }
-        let feedback = Feedback::parse(t);
-        let word = Word::parse(t).ok().filter(|_| feedback.is_err());
-        match (word, feedback) {
-            (Some(w), _) => match game.guess_id(w) {
-                Some(g) => items.push(Item::Guess(g)),
-                None => {
-                    return Err(HistoryError::NotAllowed {
-                        token: echo(t),
-                        word: w,
-                        lists: game.name.clone(),
-                    })
-                }
+        let item = read_item(game, t, &items)?;
+        items.push(item);
+    }
+    Ok((header, items))
+}
+
+/// One token after the `items` before it (which number its step or share row in an
+/// error): a `GUESS:FEEDBACK` step, a guess alone, or a feedback (a share row).
+fn read_item(game: &Game, t: &str, items: &[Item]) -> Result<Item, HistoryError> {
+    if t.contains(':') {
+        let n = 1 + items.iter().filter(|x| !matches!(x, Item::Row(..))).count();
+        let step = parse_step(game, t).map_err(|e| match e {
+            HistoryError::Feedback { token, why } => HistoryError::StepFeedback {
+                step: n,
+                token,
+                why,
             },
-            (None, Ok(f)) => items.push(Item::Row(f, t.to_string())),
-            (None, Err(why)) => {
-                // A token of squares (or of feedback letters) that is not five long:
-                // a share row gone wrong; anything else is not understood.
-                let looks_like_feedback = t
-                    .chars()
-                    .all(|c| c == '\u{fe0f}' || "🟩🟨🟧🟦⬛⬜gybxwGYBXW.-012".contains(c));
-                if looks_like_feedback {
-                    let row = 1 + items.iter().filter(|x| matches!(x, Item::Row(..))).count();
-                    return Err(HistoryError::Row {
-                        row,
-                        token: echo(t),
-                        why,
-                    });
-                }
-                return Err(HistoryError::Unknown(echo(t)));
+            other => other,
+        })?;
+        return Ok(Item::Step(step, t.to_string()));
+    }
+    let feedback = Feedback::parse(t);
+    let word = Word::parse(t).ok().filter(|_| feedback.is_err());
+    match (word, feedback) {
+        (Some(w), _) => match game.guess_id(w) {
+            Some(g) => Ok(Item::Guess(g)),
+            None => Err(HistoryError::NotAllowed {
+                token: echo(t),
+                word: w,
+                lists: game.name.clone(),
+            }),
+        },
+        (None, Ok(f)) => Ok(Item::Row(f, t.to_string())),
+        (None, Err(why)) => {
+            // A token of squares (or of feedback letters) that is not five long:
+            // a share row gone wrong; anything else is not understood.
+            let looks_like_feedback = t
+                .chars()
+                .all(|c| c == '\u{fe0f}' || "🟩🟨🟧🟦⬛⬜gybxwGYBXW.-012".contains(c));
+            if looks_like_feedback {
+                let row = 1 + items.iter().filter(|x| matches!(x, Item::Row(..))).count();
+                return Err(HistoryError::Row {
+                    row,
+                    token: echo(t),
+                    why,
+                });
             }
+            Err(HistoryError::Unknown(echo(t)))
         }
     }
-    // Pairs when guesses and rows strictly alternate, guess first.
-    let alternating = items.iter().enumerate().all(|(k, it)| match it {
-        Item::Guess(_) => matches!(items.get(k + 1), Some(Item::Row(..))),
-        Item::Row(..) => k > 0 && matches!(items[k - 1], Item::Guess(_)),
-        Item::Step(..) => true,
-    });
+}
+
+/// The share grid's rows, in order, once their count agrees with the header's score
+/// and, unless guesses and rows alternate, with the guesses typed without feedback.
+fn check_rows(
+    items: &[Item],
+    header: Option<&str>,
+    alternating: bool,
+) -> Result<Vec<(Feedback, String)>, HistoryError> {
     let rows: Vec<(Feedback, String)> = items
         .iter()
         .filter_map(|it| match it {
@@ -260,7 +286,7 @@ pub fn parse_history(
         .iter()
         .filter(|it| matches!(it, Item::Guess(_)))
         .count();
-    if let Some(said) = &header {
+    if let Some(said) = header {
         let want = if said.starts_with('X') {
             6
         } else {
@@ -268,7 +294,7 @@ pub fn parse_history(
         };
         if !rows.is_empty() && rows.len() != want {
             return Err(HistoryError::Header {
-                said: said.clone(),
+                said: said.to_string(),
                 rows: rows.len(),
             });
         }
@@ -284,6 +310,19 @@ pub fn parse_history(
             });
         }
     }
+    Ok(rows)
+}
+
+/// The items as steps: a step as typed, a guess with the row after it (`alternating`)
+/// or with the next share row, and each feedback checked against (or, when none was
+/// given, computed from) the `answer`.
+fn pair_steps(
+    game: &Game,
+    items: &[Item],
+    rows: Vec<(Feedback, String)>,
+    alternating: bool,
+    answer: Option<Word>,
+) -> Result<Vec<Step>, HistoryError> {
     let mut steps: Vec<Step> = Vec::new();
     let mut next_row = rows.into_iter().enumerate();
     let mut k = 0;
@@ -317,33 +356,42 @@ pub fn parse_history(
         };
         k += 1;
         let word = game.guesses[guess.index()];
-        let feedback = match (given, answer) {
-            (Some((got, what)), Some(a)) => {
-                let want = Feedback::compute(word, a);
-                if want != got {
-                    return Err(HistoryError::Contradicts {
-                        step: n,
-                        what,
-                        guess: word,
-                        answer: a,
-                        want,
-                        got,
-                    });
-                }
-                got
-            }
-            (Some((got, _)), None) => got,
-            (None, Some(a)) => Feedback::compute(word, a),
-            (None, None) => {
-                return Err(HistoryError::NoFeedback {
-                    step: n,
-                    guess: word,
-                })
-            }
-        };
+        let feedback = step_feedback(n, word, given, answer)?;
         steps.push(Step { guess, feedback });
     }
     Ok(steps)
+}
+
+/// Step `n`'s feedback: the one `given` (with what gave it, for the error), which the
+/// `answer` must agree with, or the answer's.
+fn step_feedback(
+    n: usize,
+    word: Word,
+    given: Option<(Feedback, String)>,
+    answer: Option<Word>,
+) -> Result<Feedback, HistoryError> {
+    match (given, answer) {
+        (Some((got, what)), Some(a)) => {
+            let want = Feedback::compute(word, a);
+            if want != got {
+                return Err(HistoryError::Contradicts {
+                    step: n,
+                    what,
+                    guess: word,
+                    answer: a,
+                    want,
+                    got,
+                });
+            }
+            Ok(got)
+        }
+        (Some((got, _)), None) => Ok(got),
+        (None, Some(a)) => Ok(Feedback::compute(word, a)),
+        (None, None) => Err(HistoryError::NoFeedback {
+            step: n,
+            guess: word,
+        }),
+    }
 }
 
 /// `4/6`, `X/6` or `4/6*` as a share header's score (`None` for anything else).
