@@ -25,12 +25,7 @@ pub(super) fn peak_memory_mib() -> Option<f64> {
 /// `next` solves a state off the tree (a sub-game of the candidates, five guesses
 /// left). `openers` is a comma-separated list, or `random` with `sample`: that many
 /// allowed guesses drawn with `seed`.
-pub(super) fn off_tree(
-    ctx: &Ctx,
-    openers: &str,
-    sample: Option<usize>,
-    seed: u64,
-) -> Result<ExitCode> {
+fn off_tree(ctx: &Ctx, openers: &str, sample: Option<usize>, seed: u64) -> Result<ExitCode> {
     let game = ctx.game;
     let table = FeedbackTable::build(game);
     let ids: Vec<AnswerId> = game.all_answer_ids();
@@ -174,12 +169,7 @@ fn spread(label: &str, mut times: Vec<(f64, f64)>) -> String {
 /// `bench --review`: games played by the entropy player from each opener, each
 /// reviewed from scratch (the tree and lists loaded once, as a server does; a `review`
 /// process adds its start-up, ~3 ms), timed.
-pub(super) fn review(
-    ctx: &Ctx,
-    openers: &str,
-    sample: Option<usize>,
-    seed: u64,
-) -> Result<ExitCode> {
+fn review(ctx: &Ctx, openers: &str, sample: Option<usize>, seed: u64) -> Result<ExitCode> {
     use wordle_tree::analysis::{choose, Metric};
     use wordle_tree::game::feedback::Feedback;
     use wordle_tree::game::hard::Revealed;
@@ -264,7 +254,49 @@ pub(super) fn review(
     Ok(ExitCode::SUCCESS)
 }
 
-pub(super) fn run(ctx: &Ctx, full: bool) -> Result<ExitCode> {
+/// `bench`'s options.
+#[derive(clap::Args, Debug)]
+pub(super) struct BenchArgs {
+    /// Also run the slower reference solves (trace, hard salet).
+    #[arg(long)]
+    full: bool,
+    /// Instead, time `next`'s exact off-tree solve of every state one guess in from
+    /// these openers (comma-separated words, or `random` with --sample N: N openers
+    /// drawn with --seed; with --hard the hard-mode states): the slowest state of
+    /// each opener, the spread, and the share answered within 1 s.
+    #[arg(long, value_name = "OPENERS")]
+    off_tree: Option<String>,
+    /// Instead, time `review` over many games: each answer (or --sample of them)
+    /// played from each of these openers (comma-separated) by the entropy player,
+    /// then reviewed as `review` does (shipped tree, no time limit); the spread of
+    /// wall and CPU time per review, on-tree and off-tree games apart.
+    #[arg(long, value_name = "OPENERS", conflicts_with = "off_tree")]
+    review: Option<String>,
+    /// With --review: a seeded sample of this many answers (default: every answer);
+    /// with --off-tree random: this many openers.
+    #[arg(long, value_name = "N")]
+    sample: Option<usize>,
+    /// With --sample: the sample's seed.
+    #[arg(long, default_value_t = 1, requires = "sample")]
+    seed: u64,
+}
+
+/// `bench`: the reference figures ([`reference`], `--full` for the slow solves), or
+/// the timing of states off the tree (`--off-tree`) or of reviews (`--review`).
+pub(super) fn run(ctx: &Ctx, args: &BenchArgs) -> Result<ExitCode> {
+    match (&args.off_tree, &args.review) {
+        (Some(openers), _) => off_tree(ctx, openers, args.sample, args.seed),
+        (None, Some(openers)) => review(ctx, openers, args.sample, args.seed),
+        (None, None) if args.sample.is_some() => {
+            bail!("--sample goes with --off-tree random or --review")
+        }
+        (None, None) => reference(ctx, args.full),
+    }
+}
+
+/// The fixed benchmark: the table build, `rank` by every metric, the reference solves
+/// (`full`: trace and hard salet too), `check` phase by phase, peak memory.
+fn reference(ctx: &Ctx, full: bool) -> Result<ExitCode> {
     let game = ctx.game;
     outln!(
         "SIMD path: {} (WORDLE_TREE_SIMD)",

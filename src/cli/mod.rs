@@ -202,50 +202,7 @@ enum Command {
   wordle-tree solve --opener salet --out salet.tree --text salet.paths
   wordle-tree --hard solve --opener salet --max-guesses 6
   wordle-tree solve --opener crane --results crane.units --shard 1/4   (then --merge)")]
-    Solve {
-        /// The first guess, an allowed guess of the lists.
-        #[arg(long)]
-        opener: String,
-        /// Every answer must be found within this many guesses (1 to 10).
-        #[arg(long, default_value_t = 6)]
-        max_guesses: u8,
-        /// Write the tree file here.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Write the `paths` text here.
-        #[arg(long)]
-        text: Option<PathBuf>,
-        /// Memory limit in MiB for the transposition table and the search scratch (the feedback table comes on top).
-        #[arg(long, default_value_t = 4096)]
-        memory: usize,
-        /// Keep the proof unit by unit (one file per opener bucket) in this
-        /// directory: a rerun resumes, shards share it, --merge assembles the tree.
-        #[arg(long)]
-        results: Option<PathBuf>,
-        /// With --results: solve only shard i of n of the units (1-based), e.g. 3/8.
-        #[arg(long, value_parser = parse_shard, value_name = "I/N", requires = "results")]
-        shard: Option<wordle_tree::store::results::Shard>,
-        /// With --results: solve nothing, assemble and verify the tree from the units.
-        #[arg(long, requires = "results", conflicts_with = "shard")]
-        merge: bool,
-        /// With --results: units may stop once the opener is proved to cost at least
-        /// this; the verdict is then "at least N" unless every unit is exact.
-        #[arg(long, requires = "results")]
-        cutoff: Option<u64>,
-        /// With --merge: re-solve N units drawn at random (seeded by --audit-seed) from
-        /// scratch and compare them with their files before merging; any disagreement
-        /// fails the merge (exit 2). Checksums show a file is whole, the audit tests
-        /// the worker that wrote it.
-        #[arg(long, value_name = "N", requires = "merge")]
-        audit: Option<usize>,
-        /// With --audit: the seed of the units drawn.
-        #[arg(long, default_value_t = 1, requires = "audit")]
-        audit_seed: u64,
-        /// With --merge: also re-solve every unit of this shard (I/N, as a worker ran
-        /// it with --shard), e.g. the shard of a machine you do not trust.
-        #[arg(long, value_parser = parse_shard, value_name = "I/N", requires = "merge")]
-        audit_shard: Option<wordle_tree::store::results::Shard>,
-    },
+    Solve(SolveArgs),
     /// Replays every answer through a stored tree and checks it.
     #[command(after_help = "Example:
   wordle-tree verify trees/salet.normal.wordle.tree")]
@@ -286,30 +243,7 @@ enum Command {
   wordle-tree bench
   wordle-tree bench --off-tree salet,crane
   wordle-tree bench --review salet,crane --sample 100")]
-    Bench {
-        /// Also run the slower reference solves (trace, hard salet).
-        #[arg(long)]
-        full: bool,
-        /// Instead, time `next`'s exact off-tree solve of every state one guess in from
-        /// these openers (comma-separated words, or `random` with --sample N: N openers
-        /// drawn with --seed; with --hard the hard-mode states): the slowest state of
-        /// each opener, the spread, and the share answered within 1 s.
-        #[arg(long, value_name = "OPENERS")]
-        off_tree: Option<String>,
-        /// Instead, time `review` over many games: each answer (or --sample of them)
-        /// played from each of these openers (comma-separated) by the entropy player,
-        /// then reviewed as `review` does (shipped tree, no time limit); the spread of
-        /// wall and CPU time per review, on-tree and off-tree games apart.
-        #[arg(long, value_name = "OPENERS", conflicts_with = "off_tree")]
-        review: Option<String>,
-        /// With --review: a seeded sample of this many answers (default: every answer);
-        /// with --off-tree random: this many openers.
-        #[arg(long, value_name = "N")]
-        sample: Option<usize>,
-        /// With --sample: the sample's seed.
-        #[arg(long, default_value_t = 1, requires = "sample")]
-        seed: u64,
-    },
+    Bench(bench::BenchArgs),
     /// Prints a shell completion script, e.g. `wordle-tree completions bash >
     /// ~/.local/share/bash-completion/completions/wordle-tree`.
     #[command(after_help = "Examples:
@@ -436,33 +370,11 @@ fn error_text(e: &anyhow::Error) -> String {
 /// only slow the search (and the machine) down.
 const MAX_THREADS_PER_CORE: usize = 4;
 
-/// Parses the process arguments and runs the command.
+/// Parses the process arguments and runs the command: the global options are checked
+/// and the lists loaded here, then [`dispatch`] hands the command to its family.
 fn run() -> Result<ExitCode> {
-    // The SIMD path, checked before anything else runs (a bad value is an error, never
-    // a fallback) and named by `--version`.
-    let simd = Simd::from_env().map_err(anyhow::Error::msg)?;
-    let version = format!("{} (SIMD path: {})", env!("CARGO_PKG_VERSION"), simd.name());
-    let version: &'static str = Box::leak(version.into_boxed_str()); // once per process
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let parsed = <Cli as clap::CommandFactory>::command()
-        .version(version)
-        .try_get_matches_from(&args)
-        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
-    let cli = match parsed {
-        Ok(cli) => cli,
-        // Under JSON output a usage error is JSON too (help and --version are not errors).
-        Err(e) if out::args_ask_json(&args) && e.use_stderr() => {
-            out::JSON_ERRORS.store(true, Ordering::Relaxed);
-            let text = e.render().to_string();
-            let first = text
-                .lines()
-                .next()
-                .unwrap_or("")
-                .trim_start_matches("error: ");
-            bail!("{first} (see --help)")
-        }
-        Err(e) => e.exit(),
-    };
+    let cli = parse_args(&args)?;
     LIST_GIVEN.store(cli_list_given(&args), Ordering::Relaxed);
     match &cli.command {
         Command::Completions { shell } => return completions(*shell),
@@ -473,45 +385,10 @@ fn run() -> Result<ExitCode> {
         out::JSON_ERRORS.store(true, Ordering::Relaxed);
     }
     if let Some(n) = cli.threads {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let most = MAX_THREADS_PER_CORE * cores;
-        if n == 0 || n > most {
-            bail!("--threads must be from 1 to {most} ({MAX_THREADS_PER_CORE} per core, {cores} cores), not {n}");
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build_global()
-            .ok();
+        set_threads(n)?;
     }
-    let source = match (&cli.answers, &cli.guesses) {
-        (Some(a), Some(g)) => ListSource::Files {
-            answers: a.clone(),
-            guesses: g.clone(),
-        },
-        _ => ListSource::Named(cli.list.clone()),
-    };
-    if let ListSource::Files { answers, guesses } = &source {
-        let _ = LIST_FILES.set(format!(
-            " --answers {} --guesses {}",
-            shell_word(&answers.display().to_string()),
-            shell_word(&guesses.display().to_string())
-        ));
-    }
-    let game = Game::load(&source)?;
-    // Commands whose searches poll the stop flag stop cleanly (results kept, exit
-    // 130); the others have nothing to keep and end at once.
-    let cooperative = matches!(
-        cli.command,
-        Command::Solve { .. }
-            | Command::Check(_)
-            | Command::Openers { .. }
-            | Command::Next(_)
-            | Command::Play(_)
-            | Command::Bench { .. }
-            | Command::Bounds(_)
-            | Command::Pair(_)
-    );
-    let stop = install_stop_handler(cooperative);
+    let game = Game::load(&list_source(&cli))?;
+    let stop = install_stop_handler(cli.command.cooperative());
     let ctx = Ctx {
         game: &game,
         hard: cli.hard,
@@ -520,7 +397,71 @@ fn run() -> Result<ExitCode> {
         table: cli.table.as_deref(),
         data: cli.data.as_deref(),
     };
-    match &cli.command {
+    dispatch(&ctx, &cli.command)
+}
+
+/// The command line, parsed. The SIMD path is checked before anything else runs (a bad
+/// value is an error, never a fallback) and named by `--version`; under JSON output a
+/// usage error is JSON too (help and `--version` are not errors, and exit here).
+fn parse_args(args: &[std::ffi::OsString]) -> Result<Cli> {
+    let simd = Simd::from_env().map_err(anyhow::Error::msg)?;
+    let version = format!("{} (SIMD path: {})", env!("CARGO_PKG_VERSION"), simd.name());
+    let version: &'static str = Box::leak(version.into_boxed_str()); // once per process
+    let parsed = <Cli as clap::CommandFactory>::command()
+        .version(version)
+        .try_get_matches_from(args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    match parsed {
+        Ok(cli) => Ok(cli),
+        Err(e) if out::args_ask_json(args) && e.use_stderr() => {
+            out::JSON_ERRORS.store(true, Ordering::Relaxed);
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ");
+            bail!("{first} (see --help)")
+        }
+        Err(e) => e.exit(),
+    }
+}
+
+/// `--threads N`: the global rayon pool, refused beyond [`MAX_THREADS_PER_CORE`] per core.
+fn set_threads(n: usize) -> Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = MAX_THREADS_PER_CORE * cores;
+    if n == 0 || n > most {
+        bail!("--threads must be from 1 to {most} ({MAX_THREADS_PER_CORE} per core, {cores} cores), not {n}");
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build_global()
+        .ok();
+    Ok(())
+}
+
+/// The lists: `--answers A --guesses G` when both are given (remembered as typed for
+/// the commands `play` prints), else the shipped `--list`.
+fn list_source(cli: &Cli) -> ListSource {
+    let (Some(answers), Some(guesses)) = (&cli.answers, &cli.guesses) else {
+        return ListSource::Named(cli.list.clone());
+    };
+    let _ = LIST_FILES.set(format!(
+        " --answers {} --guesses {}",
+        shell_word(&answers.display().to_string()),
+        shell_word(&guesses.display().to_string())
+    ));
+    ListSource::Files {
+        answers: answers.clone(),
+        guesses: guesses.clone(),
+    }
+}
+
+/// Hands each command to its module (`solve` to [`solve_family`]); `completions` and
+/// `man` were run before the lists were loaded.
+fn dispatch(ctx: &Ctx, command: &Command) -> Result<ExitCode> {
+    match command {
         Command::Rank {
             metric,
             top,
@@ -533,95 +474,29 @@ fn run() -> Result<ExitCode> {
             if *sort == RankSort::Exact && !exact {
                 bail!("--sort exact needs the exact totals: add --exact (wordle-tree rank --exact --sort exact)");
             }
-            rank::rank(&ctx, *metric, *top, format, *exact, *sort)
+            rank::rank(ctx, *metric, *top, format, *exact, *sort)
         }
         Command::Simulate {
             strategy,
             opener,
             plot,
-        } => rank::simulate(&ctx, strategy, opener.as_deref(), plot.as_deref()),
-        Command::Metrics(args) => metrics::run(&ctx, args),
-        Command::Bounds(args) => bounds::run(&ctx, args),
-        Command::Pair(args) => pair::run(&ctx, args),
-        Command::Solve {
-            opener,
-            max_guesses,
-            out,
-            text,
-            memory,
-            results: Some(results),
-            shard,
-            merge,
-            cutoff,
-            audit,
-            audit_seed,
-            audit_shard,
-        } => {
-            check_max_guesses(*max_guesses)?;
-            proof::run(
-                &ctx,
-                proof::Args {
-                    opener: allowed_guess(&game, opener, "opener")?,
-                    max_guesses: *max_guesses,
-                    out: out.as_deref(),
-                    text: text.as_deref(),
-                    memory: *memory,
-                    results,
-                    shard: *shard,
-                    merge: *merge,
-                    cutoff: *cutoff,
-                    audit: audit.map(|n| proof::Audit {
-                        sample: n,
-                        seed: *audit_seed,
-                        shard: *audit_shard,
-                    }),
-                },
-            )
-        }
-        Command::Solve {
-            opener,
-            max_guesses,
-            out,
-            text,
-            memory,
-            ..
-        } => solve(
-            &ctx,
-            opener,
-            *max_guesses,
-            out.as_deref(),
-            text.as_deref(),
-            *memory,
-        ),
-        Command::Verify { file } => verify(&ctx, file),
+        } => rank::simulate(ctx, strategy, opener.as_deref(), plot.as_deref()),
+        Command::Metrics(args) => metrics::run(ctx, args),
+        Command::Bounds(args) => bounds::run(ctx, args),
+        Command::Pair(args) => pair::run(ctx, args),
+        Command::Solve(args) => solve_family(ctx, args),
+        Command::Verify { file } => verify(ctx, file),
         Command::Pack(args) => pack::pack(args),
         Command::Unpack(args) => pack::unpack(args),
-        Command::Export { file, format, out } => export(&ctx, file, *format, out.as_deref()),
-        Command::Check(args) => check::run(&ctx, args),
-        Command::Bench {
-            off_tree: Some(openers),
-            sample,
-            seed,
-            ..
-        } => bench::off_tree(&ctx, openers, *sample, *seed),
-        Command::Bench {
-            review: Some(openers),
-            sample,
-            seed,
-            ..
-        } => bench::review(&ctx, openers, *sample, *seed),
-        Command::Bench {
-            sample: Some(_), ..
-        } => {
-            bail!("--sample goes with --off-tree random or --review")
-        }
-        Command::Bench { full, .. } => bench::run(&ctx, *full),
-        Command::Next(args) => next::next(&ctx, args),
-        Command::Path(args) => next::path(&ctx, args),
-        Command::Review(args) => review::run(&ctx, args),
+        Command::Export { file, format, out } => export(ctx, file, *format, out.as_deref()),
+        Command::Check(args) => check::run(ctx, args),
+        Command::Bench(args) => bench::run(ctx, args),
+        Command::Next(args) => next::next(ctx, args),
+        Command::Path(args) => next::path(ctx, args),
+        Command::Review(args) => review::run(ctx, args),
         #[cfg(feature = "serve")]
-        Command::Serve(args) => serve::run(&ctx, args),
-        Command::Play(args) => next::play(&ctx, args),
+        Command::Serve(args) => serve::run(ctx, args),
+        Command::Play(args) => next::play(ctx, args),
         Command::Completions { .. } | Command::Man { .. } => unreachable!("handled first"),
         Command::Openers {
             cutoff,
@@ -639,7 +514,7 @@ fn run() -> Result<ExitCode> {
             exact,
             write_table,
         } => openers::run(
-            &ctx,
+            ctx,
             openers::Args {
                 cutoff: *cutoff,
                 top: *top,
@@ -657,6 +532,102 @@ fn run() -> Result<ExitCode> {
             },
         ),
     }
+}
+
+/// `solve`'s options.
+#[derive(clap::Args, Debug)]
+struct SolveArgs {
+    /// The first guess, an allowed guess of the lists.
+    #[arg(long)]
+    opener: String,
+    /// Every answer must be found within this many guesses (1 to 10).
+    #[arg(long, default_value_t = 6)]
+    max_guesses: u8,
+    /// Write the tree file here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Write the `paths` text here.
+    #[arg(long)]
+    text: Option<PathBuf>,
+    /// Memory limit in MiB for the transposition table and the search scratch (the feedback table comes on top).
+    #[arg(long, default_value_t = 4096)]
+    memory: usize,
+    /// Keep the proof unit by unit (one file per opener bucket) in this
+    /// directory: a rerun resumes, shards share it, --merge assembles the tree.
+    #[arg(long)]
+    results: Option<PathBuf>,
+    /// With --results: solve only shard i of n of the units (1-based), e.g. 3/8.
+    #[arg(long, value_parser = parse_shard, value_name = "I/N", requires = "results")]
+    shard: Option<wordle_tree::store::results::Shard>,
+    /// With --results: solve nothing, assemble and verify the tree from the units.
+    #[arg(long, requires = "results", conflicts_with = "shard")]
+    merge: bool,
+    /// With --results: units may stop once the opener is proved to cost at least
+    /// this; the verdict is then "at least N" unless every unit is exact.
+    #[arg(long, requires = "results")]
+    cutoff: Option<u64>,
+    /// With --merge: re-solve N units drawn at random (seeded by --audit-seed) from
+    /// scratch and compare them with their files before merging; any disagreement
+    /// fails the merge (exit 2). Checksums show a file is whole, the audit tests
+    /// the worker that wrote it.
+    #[arg(long, value_name = "N", requires = "merge")]
+    audit: Option<usize>,
+    /// With --audit: the seed of the units drawn.
+    #[arg(long, default_value_t = 1, requires = "audit")]
+    audit_seed: u64,
+    /// With --merge: also re-solve every unit of this shard (I/N, as a worker ran
+    /// it with --shard), e.g. the shard of a machine you do not trust.
+    #[arg(long, value_parser = parse_shard, value_name = "I/N", requires = "merge")]
+    audit_shard: Option<wordle_tree::store::results::Shard>,
+}
+
+/// `solve`: one opener's tree in memory ([`solve`]), or with `--results DIR` its proof
+/// as units in a directory ([`proof::run`]: shards, merge, audit).
+fn solve_family(ctx: &Ctx, args: &SolveArgs) -> Result<ExitCode> {
+    let SolveArgs {
+        opener,
+        max_guesses,
+        out,
+        text,
+        memory,
+        results,
+        shard,
+        merge,
+        cutoff,
+        audit,
+        audit_seed,
+        audit_shard,
+    } = args;
+    let Some(results) = results else {
+        return solve(
+            ctx,
+            opener,
+            *max_guesses,
+            out.as_deref(),
+            text.as_deref(),
+            *memory,
+        );
+    };
+    check_max_guesses(*max_guesses)?;
+    proof::run(
+        ctx,
+        proof::Args {
+            opener: allowed_guess(ctx.game, opener, "opener")?,
+            max_guesses: *max_guesses,
+            out: out.as_deref(),
+            text: text.as_deref(),
+            memory: *memory,
+            results,
+            shard: *shard,
+            merge: *merge,
+            cutoff: *cutoff,
+            audit: audit.map(|n| proof::Audit {
+                sample: n,
+                seed: *audit_seed,
+                shard: *audit_shard,
+            }),
+        },
+    )
 }
 
 /// `completions SHELL`: the completion script on stdout.
@@ -790,6 +761,22 @@ fn opener_json(table: &OpenerTable, file: &Path, opener: Word) -> serde_json::Va
 
 impl Command {
     /// True when the command prints JSON (then its errors are JSON too).
+    /// Whether the command's searches poll the stop flag and stop cleanly (results
+    /// kept, exit 130); the others have nothing to keep and end at once.
+    fn cooperative(&self) -> bool {
+        matches!(
+            self,
+            Command::Solve(_)
+                | Command::Check(_)
+                | Command::Openers { .. }
+                | Command::Next(_)
+                | Command::Play(_)
+                | Command::Bench(_)
+                | Command::Bounds(_)
+                | Command::Pair(_)
+        )
+    }
+
     fn json(&self) -> bool {
         match self {
             Command::Next(a) => a.format.is_json(),
