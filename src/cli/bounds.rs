@@ -10,7 +10,7 @@
 //! sweep would (its gap figures then say "under the cutoff"); `--cutoff none` raises
 //! every bucket as far as `--refine` allows.
 
-use super::{memory_bytes, Ctx};
+use super::{search_config, Ctx};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use std::io::Write;
@@ -20,7 +20,7 @@ use std::time::Instant;
 use wordle_tree::game::table::{FeedbackTable, Simd};
 use wordle_tree::game::{mode_name, GuessId};
 use wordle_tree::search::opener_bound::{DeepSettings, OpenerBounds};
-use wordle_tree::search::{Config, Solver};
+use wordle_tree::search::Solver;
 use wordle_tree::store::opener_table::Entry;
 
 #[derive(clap::Args, Debug)]
@@ -162,12 +162,7 @@ pub fn run(ctx: &Ctx, args: &BoundsArgs) -> Result<ExitCode> {
         openers.sort();
     }
     let feedback = FeedbackTable::build(game);
-    let config = Config {
-        max_guesses: table.max_guesses,
-        hard: ctx.hard,
-        memory_limit: memory_bytes(args.memory)?,
-        ..Config::default()
-    };
+    let config = search_config(ctx, table.max_guesses, args.memory)?;
     let scan_solver = Solver::new(game, &feedback, config.clone()).with_stop(ctx.stop);
     let deep_solver = Solver::new(game, &feedback, config).with_stop(ctx.stop);
     let scan_only = DeepSettings { cutoff, refine: 0 };

@@ -47,11 +47,8 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     );
     let units = Units::new(&plan, &table, a.results, a.shard, a.merge);
     let config = Config {
-        max_guesses: a.depth,
-        hard: ctx.hard,
-        memory_limit: super::memory_bytes(a.memory)?,
         objective: Objective::feasibility(),
-        ..Config::default()
+        ..super::search_config(ctx, a.depth, a.memory)?
     };
     let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
     let (scan, unsearched) = match units.run(ctx, &solver)? {

@@ -889,6 +889,17 @@ fn progress_bar(quiet: bool, what: &str) -> indicatif::ProgressBar {
     bar
 }
 
+/// The search settings every exact command starts from: the guess limit, the mode and
+/// `--memory` in MiB (checked by [`memory_bytes`]); the rest as [`Config::default`].
+fn search_config(ctx: &Ctx, max_guesses: u8, memory_mib: usize) -> Result<Config> {
+    Ok(Config {
+        max_guesses,
+        hard: ctx.hard,
+        memory_limit: memory_bytes(memory_mib)?,
+        ..Config::default()
+    })
+}
+
 /// `--memory` in MiB as bytes: a value whose bytes do not fit in this machine's
 /// address space is refused (it would wrap to a tiny limit).
 fn memory_bytes(mib: usize) -> Result<usize> {
@@ -920,14 +931,8 @@ fn solve(
     let opener_id = allowed_guess(game, opener, "opener")?;
     let t = Instant::now();
     let table = FeedbackTable::build(game);
-    let config = Config {
-        max_guesses,
-        hard: ctx.hard,
-        memory_limit: memory_bytes(memory)?,
-        use_transpositions: true,
-        ..Config::default()
-    };
-    let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
+    let solver =
+        Solver::new(game, &table, search_config(ctx, max_guesses, memory)?).with_stop(ctx.stop);
     let bar = progress_bar(ctx.quiet, "solve");
     let report = |done: usize, of: usize, total: u64| {
         bar.set_length(of as u64);

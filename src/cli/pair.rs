@@ -1,7 +1,7 @@
 //! The `pair` command: the exact total of fixed two-word starts
 //! (`wordle_tree::analysis::pair`), one line per pair, with the time it took.
 
-use super::{allowed_guess, check_max_guesses, memory_bytes, Ctx};
+use super::{allowed_guess, check_max_guesses, search_config, Ctx};
 use anyhow::{bail, Result};
 use std::io::Write;
 use std::process::ExitCode;
@@ -9,7 +9,7 @@ use std::time::Instant;
 use wordle_tree::analysis::pair::pair_value;
 use wordle_tree::game::mode_name;
 use wordle_tree::game::table::{FeedbackTable, Simd};
-use wordle_tree::search::{Config, Solver};
+use wordle_tree::search::Solver;
 use wordle_tree::store::opener_table::average;
 
 #[derive(clap::Args, Debug)]
@@ -63,12 +63,7 @@ pub fn run(ctx: &Ctx, args: &PairArgs) -> Result<ExitCode> {
         })
         .collect::<Result<Vec<_>>>()?;
     let table = FeedbackTable::build(game);
-    let config = Config {
-        max_guesses: args.max_guesses,
-        hard: ctx.hard,
-        memory_limit: memory_bytes(args.memory)?,
-        ..Config::default()
-    };
+    let config = search_config(ctx, args.max_guesses, args.memory)?;
     let solver = Solver::new(game, &table, config).with_stop(ctx.stop);
     let mut o = std::io::stdout().lock();
     writeln!(

@@ -11,7 +11,7 @@ use std::time::Instant;
 use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::GuessId;
 use wordle_tree::jobs::proof::{self, Plan, Verdict};
-use wordle_tree::search::{Config, Solver};
+use wordle_tree::search::Solver;
 use wordle_tree::store::results::write_atomic;
 use wordle_tree::store::results::Shard;
 use wordle_tree::tree::{file, text};
@@ -28,16 +28,6 @@ pub(super) struct Args<'a> {
     pub merge: bool,
     pub cutoff: Option<u64>,
     pub audit: Option<Audit>,
-}
-
-/// The solver of a proof's units (the run's, and the audit's).
-fn solver_config(ctx: &Ctx, a: &Args) -> Result<Config> {
-    Ok(Config {
-        max_guesses: a.max_guesses,
-        hard: ctx.hard,
-        memory_limit: super::memory_bytes(a.memory)?,
-        ..Config::default()
-    })
 }
 
 /// `--merge --audit N [--audit-seed S] [--audit-shard I/N]`: which units to re-solve.
@@ -108,14 +98,24 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         a.results.display()
     );
     let units = Units::new(&plan, &table, a.results, a.shard, a.merge);
-    let solver = Solver::new(game, &table, solver_config(ctx, &a)?).with_stop(ctx.stop);
+    let solver = Solver::new(
+        game,
+        &table,
+        super::search_config(ctx, a.max_guesses, a.memory)?,
+    )
+    .with_stop(ctx.stop);
     let scan = match units.run(ctx, &solver)? {
         UnitsEnd::Stopped(code) => return Ok(code),
         UnitsEnd::Pending => return Ok(ExitCode::SUCCESS),
         UnitsEnd::Merge { scan, .. } => scan,
     };
     if let Some(audit) = &a.audit {
-        let solver = Solver::new(game, &table, solver_config(ctx, &a)?).with_stop(ctx.stop);
+        let solver = Solver::new(
+            game,
+            &table,
+            super::search_config(ctx, a.max_guesses, a.memory)?,
+        )
+        .with_stop(ctx.stop);
         run_audit(ctx, &solver, &table, &plan, a.results, &scan, audit)?;
     }
     match proof::merge(game, &plan, &scan)? {
