@@ -4,6 +4,7 @@
 //! file and line (the format and its rules: the parent module's doc).
 
 use super::*;
+use crate::game::echo::echo;
 
 /// The header's values: each with the line it stood on.
 pub(super) type HeaderLines<'t> = BTreeMap<&'t str, (usize, &'t str)>;
@@ -53,10 +54,7 @@ impl<'t> Parser<'t> {
             let (k, v) = body.split_once('=').ok_or_else(|| {
                 self.bad(
                     n,
-                    format!(
-                        "expected '# key=value', got '{}'",
-                        crate::game::echo::echo(lines[at])
-                    ),
+                    format!("expected '# key=value', got '{}'", echo(lines[at])),
                 )
             })?;
             let (k, v) = (k.trim(), v.trim());
@@ -71,10 +69,7 @@ impl<'t> Parser<'t> {
             if let Some((first, _)) = header.insert(k, (n, v)) {
                 return Err(self.bad(
                     n,
-                    format!(
-                        "'{}' appears twice (first on line {first})",
-                        crate::game::echo::echo(k)
-                    ),
+                    format!("'{}' appears twice (first on line {first})", echo(k)),
                 ));
             }
             at += 1;
@@ -104,15 +99,9 @@ impl<'t> Parser<'t> {
         };
         let number = |k: &str| -> Result<(usize, u64), TableError> {
             let (n, v) = get(k)?;
-            v.parse().map(|x| (n, x)).map_err(|_| {
-                self.bad(
-                    n,
-                    format!(
-                        "'{k}' is not a whole number: '{}'",
-                        crate::game::echo::echo(v)
-                    ),
-                )
-            })
+            v.parse()
+                .map(|x| (n, x))
+                .map_err(|_| self.bad(n, format!("'{k}' is not a whole number: '{}'", echo(v))))
         };
         // A count of words: from 1 to 65535.
         let count = |k: &str| -> Result<usize, TableError> {
@@ -126,15 +115,7 @@ impl<'t> Parser<'t> {
         let version = format
             .strip_prefix(FORMAT)
             .and_then(|v| v.trim().parse::<u32>().ok())
-            .ok_or_else(|| {
-                self.bad(
-                    n,
-                    format!(
-                        "format '{}' is not {FORMAT} N",
-                        crate::game::echo::echo(format)
-                    ),
-                )
-            })?;
+            .ok_or_else(|| self.bad(n, format!("format '{}' is not {FORMAT} N", echo(format))))?;
         if version != VERSION {
             return Err(self.bad(
                 n,
@@ -154,18 +135,12 @@ impl<'t> Parser<'t> {
                 "complete",
             ];
             if !KNOWN.contains(k) {
-                return Err(self.bad(
-                    header[k].0,
-                    format!("unknown header '{}'", crate::game::echo::echo(k)),
-                ));
+                return Err(self.bad(header[k].0, format!("unknown header '{}'", echo(k))));
             }
         }
         let (list_line, list) = get("list")?;
         if list.is_empty() || !list.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
-            return Err(self.bad(
-                list_line,
-                format!("bad list name '{}'", crate::game::echo::echo(list)),
-            ));
+            return Err(self.bad(list_line, format!("bad list name '{}'", echo(list))));
         }
         let (n, sum) = get("checksum")?;
         let checksum = u64::from_str_radix(sum, 16)
@@ -174,21 +149,12 @@ impl<'t> Parser<'t> {
             .ok_or_else(|| {
                 self.bad(
                     n,
-                    format!(
-                        "checksum '{}' is not 16 hexadecimal digits",
-                        crate::game::echo::echo(sum)
-                    ),
+                    format!("checksum '{}' is not 16 hexadecimal digits", echo(sum)),
                 )
             })?;
         let (n, mode) = get("mode")?;
         let hard = parse_mode(mode).ok_or_else(|| {
-            self.bad(
-                n,
-                format!(
-                    "unknown mode '{}' (normal or hard)",
-                    crate::game::echo::echo(mode)
-                ),
-            )
+            self.bad(n, format!("unknown mode '{}' (normal or hard)", echo(mode)))
         })?;
         let (n, max_guesses) = number("max_guesses")?;
         if !(1..=10).contains(&max_guesses) {
@@ -204,10 +170,7 @@ impl<'t> Parser<'t> {
             other => {
                 return Err(self.bad(
                     complete_line,
-                    format!(
-                        "complete must be 'yes' or 'no', not '{}'",
-                        crate::game::echo::echo(other)
-                    ),
+                    format!("complete must be 'yes' or 'no', not '{}'", echo(other)),
                 ))
             }
         };
@@ -231,10 +194,7 @@ impl<'t> Parser<'t> {
             Some(l) if l.trim() == COLUMNS => Ok(at + 1),
             Some(l) => Err(self.bad(
                 at + 1,
-                format!(
-                    "expected the columns '{COLUMNS}', got '{}'",
-                    crate::game::echo::echo(l)
-                ),
+                format!("expected the columns '{COLUMNS}', got '{}'", echo(l)),
             )),
             None => Err(self.bad(at.max(1), format!("missing the columns line '{COLUMNS}'"))),
         }
@@ -273,7 +233,7 @@ impl<'t> Parser<'t> {
                     end + 1,
                     format!(
                         "{ROWS_CHECKSUM} '{}' is not 16 hexadecimal digits",
-                        crate::game::echo::echo(want_sum)
+                        echo(want_sum)
                     ),
                 )
             })?;
@@ -303,16 +263,12 @@ impl<'t> Parser<'t> {
                     format!(
                         "expected 5 comma-separated fields ({COLUMNS}), got {}: '{}'",
                         cells.len(),
-                        crate::game::echo::echo(line)
+                        echo(line)
                     ),
                 ));
             };
-            let word = Word::parse(opener).map_err(|e| {
-                self.bad(
-                    n,
-                    format!("opener '{}': {e}", crate::game::echo::echo(opener)),
-                )
-            })?;
+            let word = Word::parse(opener)
+                .map_err(|e| self.bad(n, format!("opener '{}': {e}", echo(opener))))?;
             if let Some(first) = seen.insert(word, n) {
                 return Err(self.bad(
                     n,
@@ -331,7 +287,7 @@ impl<'t> Parser<'t> {
                 Entry::CannotFinish
             } else {
                 let total: u64 = total.parse().map_err(|_| {
-                    self.bad(n, format!("total '{}' of '{word}' is neither a whole number nor 'cannot finish within {max_guesses}'", crate::game::echo::echo(total)))
+                    self.bad(n, format!("total '{}' of '{word}' is neither a whole number nor 'cannot finish within {max_guesses}'", echo(total)))
                 })?;
                 if total < answers as u64 {
                     return Err(self.bad(
@@ -344,7 +300,7 @@ impl<'t> Parser<'t> {
                         n,
                         format!(
                             "average '{}' of '{word}' is not {total}/{answers} = {}",
-                            crate::game::echo::echo(avg),
+                            echo(avg),
                             average(total, answers)
                         ),
                     ));
@@ -358,7 +314,7 @@ impl<'t> Parser<'t> {
                             n,
                             format!(
                                 "max_depth '{}' of '{word}' is not from 1 to {max_guesses}",
-                                crate::game::echo::echo(depth)
+                                echo(depth)
                             ),
                         )
                     })?;
@@ -421,7 +377,7 @@ impl<'t> Parser<'t> {
             }
             let want = row.rank.map_or("-".to_string(), |r| r.to_string());
             if *rank != want {
-                return Err(self.bad(*n, format!("rank '{}' of '{word}' should be {want} (one more than the rows with a smaller total)", crate::game::echo::echo(rank))));
+                return Err(self.bad(*n, format!("rank '{}' of '{word}' should be {want} (one more than the rows with a smaller total)", echo(rank))));
             }
         }
         Ok(table)
