@@ -117,22 +117,10 @@ impl<'a> OverDir<'a> {
     /// Every usable record by opener, and one warning per file that is not (named;
     /// its opener is searched again).
     pub fn scan(&self) -> Result<(BTreeMap<GuessId, Record>, Vec<String>), ResultsError> {
-        let found = self.dir.scan()?;
-        let mut warnings = found.warnings;
-        let mut records = BTreeMap::new();
-        for (stem, f) in &found.files {
-            let path = self.dir.file(stem);
-            match self.record(stem, f) {
-                Ok((g, r)) => {
-                    records.insert(g, r);
-                }
-                Err(why) => warnings.push(format!(
-                    "{}: malformed result file: {why} (ignored)",
-                    path.display()
-                )),
-            }
-        }
-        Ok((records, warnings))
+        self.dir.scan_records(|stem, f, path| {
+            self.record(stem, f)
+                .map_err(|why| ResultsError::Malformed(path.into(), why))
+        })
     }
 
     fn record(&self, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {

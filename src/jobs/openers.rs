@@ -362,21 +362,10 @@ impl<'a> OpenersDir<'a> {
     /// Reads every result file of this game and mode. Files of other lists or modes
     /// are ignored; a malformed or mismatched file becomes a warning naming it.
     pub fn scan(&self) -> Result<Scan, OpenersError> {
-        let found = self.dir.scan()?;
-        let mut scan = Scan {
-            records: BTreeMap::new(),
-            warnings: found.warnings,
-        };
-        for (stem, f) in &found.files {
-            let path = self.dir.file(stem);
-            match self.record(stem, f, &path) {
-                Ok((g, r)) => {
-                    scan.records.insert(g, r);
-                }
-                Err(e) => scan.warnings.push(format!("{e} (ignored)")),
-            }
-        }
-        Ok(scan)
+        let (records, warnings) = self
+            .dir
+            .scan_records(|stem, f, path| self.record(stem, f, path))?;
+        Ok(Scan { records, warnings })
     }
 
     fn record(

@@ -454,6 +454,28 @@ impl ResultsDir {
         Ok(scan)
     }
 
+    /// [`ResultsDir::scan`], each file then read into a record by `read` (given its
+    /// stem, the file and its path): the records by key, and the scan's warnings with
+    /// one more for each file `read` refuses (`ERROR (ignored)`; the error names the
+    /// file). The sweeps' directories, whose files are named by opener, read theirs so.
+    pub fn scan_records<K: Ord, R, E: std::fmt::Display>(
+        &self,
+        read: impl Fn(&str, &ResultFile, &Path) -> Result<(K, R), E>,
+    ) -> Result<(BTreeMap<K, R>, Vec<String>), ResultsError> {
+        let found = self.scan()?;
+        let mut warnings = found.warnings;
+        let mut records = BTreeMap::new();
+        for (stem, f) in &found.files {
+            match read(stem, f, &self.file(stem)) {
+                Ok((key, record)) => {
+                    records.insert(key, record);
+                }
+                Err(e) => warnings.push(format!("{e} (ignored)")),
+            }
+        }
+        Ok((records, warnings))
+    }
+
     fn read_one(&self, name: &str, path: &Path) -> Result<Option<ResultFile>, ResultsError> {
         let text = match &self.pack {
             Some(files) => files[name].clone(),
