@@ -17,8 +17,9 @@
 //! never leave half an entry; at most every 10 s, so a stop loses at most that much
 //! of the unit's top-level work.
 
-use super::unit_file::{framed, MAX_UNIT};
-use super::{Plan, ProofError, VERSION};
+use super::outcome::ProofError;
+use super::plan::Plan;
+use super::unit_file::{framed, MAX_UNIT, VERSION};
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
 use crate::search::bound::INFEASIBLE;

@@ -17,7 +17,9 @@
 //! than trusting the sum of the units' recorded costs: cheap next to any unit's
 //! search, and a fault in the assembly can never become a verdict.
 
-use super::{Goal, Outcome, Plan, ProofError, Record, Scan};
+use super::outcome::{Goal, Outcome, ProofError, Record};
+use super::plan::Plan;
+use super::unit_file::Scan;
 use crate::game::feedback::Feedback;
 use crate::game::Game;
 use crate::tree::{Node, Tree};

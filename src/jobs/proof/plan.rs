@@ -16,7 +16,7 @@
 //! though keys already carry the steps of one), which keeps the plan trivial to
 //! recompute and leaves a proof's tail as long as its largest bucket.
 
-use super::{Goal, ProofError};
+use super::outcome::{Goal, ProofError};
 use crate::game::feedback::Feedback;
 use crate::game::hard::Revealed;
 use crate::game::table::FeedbackTable;

@@ -19,7 +19,9 @@
 //! them in under a second, and the last, `YBBBG` (354 candidates), took 610 s alone.
 
 use super::journal::{Journal, JOURNAL_MIN};
-use super::{encode_record, subtree_cost, Goal, Outcome, Plan, ProofError, Record, Scan, Unit};
+use super::outcome::{Goal, Outcome, ProofError, Record};
+use super::plan::{subtree_cost, Plan, Unit};
+use super::unit_file::{encode_record, Scan};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::GuessId;

@@ -21,11 +21,11 @@
 //! an I/O error stops the run, so neither can become a verdict.
 //!
 //! Trade-off: text rather than a binary encoding, so a unit can be read and checked by
-//! eye; files are capped at 16 MiB, `MAX_UNIT` (the largest subtrees of the big game are a
-//! few hundred KB) and read whole.
+//! eye; a file is read whole, capped at 16 MiB (`MAX_UNIT`; the largest subtrees of
+//! the big game are a few hundred KB).
 
-use super::plan::strict_feedback;
-use super::{subtree_cost, Goal, Outcome, Plan, ProofError, Record, UnitKey, VERSION};
+use super::outcome::{Goal, Outcome, ProofError, Record};
+use super::plan::{strict_feedback, subtree_cost, Plan, UnitKey};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::Game;
@@ -36,6 +36,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// The format version written in every unit file's first line.
+pub const VERSION: u32 = 1;
 const MAGIC: &str = "wordle-tree proof unit v";
 /// The largest unit file or journal read (the big game's largest units hold trees of
 /// a few hundred KB); anything larger is damaged, never read whole.
