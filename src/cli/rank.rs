@@ -30,7 +30,7 @@ pub(super) fn rank(
     if sort == RankSort::Exact {
         // A stable sort: ties keep the metric's order.
         scores.sort_by_key(|s| match ranked.cell(s.guess) {
-            ExactCell::Ranked { total, .. } => (0, total),
+            ExactCell::Ranked(e) => (0, e.total),
             ExactCell::CannotFinish => (1, 0),
             ExactCell::Unsolved => (2, 0),
         });
@@ -83,14 +83,55 @@ fn metric_cells(c: [&str; 7]) -> String {
 #[derive(Clone, Copy)]
 enum ExactCell {
     /// An exact total with its rank (among the rows solved so far when partial).
-    Ranked {
-        total: u64,
-        max_depth: u8,
-        rank: usize,
-    },
+    Ranked(Exact),
     CannotFinish,
     /// Not in a partial table.
     Unsolved,
+}
+
+/// An opener's exact total, its optimal tree's max depth and its rank in the table.
+#[derive(Clone, Copy)]
+struct Exact {
+    total: u64,
+    max_depth: u8,
+    rank: usize,
+}
+
+impl ExactCell {
+    /// The exact columns of a table row: total, average, depth and rank, the rank
+    /// starred when the table is `partial`.
+    fn table_text(self, n_answers: usize, partial: bool) -> String {
+        match self {
+            ExactCell::Ranked(e) => format!(
+                "  {:>6}  {:>7}  {:>5}  {:>10}",
+                e.total,
+                opener_table::average(e.total, n_answers),
+                e.max_depth,
+                format!("{}{}", e.rank, if partial { "*" } else { "" })
+            ),
+            ExactCell::CannotFinish => {
+                format!("  {:>6}  {:>7}  {:>5}  {:>10}", "-", "-", "-", "can't end")
+            }
+            ExactCell::Unsolved => format!("  {:>6}  {:>7}  {:>5}  {:>10}", "?", "?", "?", "?"),
+        }
+    }
+
+    /// The exact columns of a CSV row: total, average, max_depth, exact_rank and
+    /// exact_rank_proved (`no` when the table is `partial`).
+    fn csv_text(self, n_answers: usize, partial: bool) -> String {
+        match self {
+            ExactCell::Ranked(e) => format!(
+                ",{},{},{},{},{}",
+                e.total,
+                opener_table::average(e.total, n_answers),
+                e.max_depth,
+                e.rank,
+                if partial { "no" } else { "yes" }
+            ),
+            ExactCell::CannotFinish => ",cannot finish,,,,".to_string(),
+            ExactCell::Unsolved => ",,,,,".to_string(),
+        }
+    }
 }
 
 /// The rows `rank` prints, and the opener table of `--exact` with its file.
@@ -111,11 +152,11 @@ impl Ranked<'_> {
             .and_then(|(t, _)| t.get(self.game.guesses[g.index()]));
         match row.map(|r| (r.entry, r.rank)) {
             Some((opener_table::Entry::Exact { total, max_depth }, Some(rank))) => {
-                ExactCell::Ranked {
+                ExactCell::Ranked(Exact {
                     total,
                     max_depth,
                     rank,
-                }
+                })
             }
             Some(_) => ExactCell::CannotFinish,
             None => ExactCell::Unsolved,
@@ -172,28 +213,11 @@ impl Ranked<'_> {
             let cells = self.metrics(i, s, [3, 4, 4]);
             let mut line = metric_cells(cells.each_ref().map(String::as_str));
             if self.exact.is_some() {
-                line += &match self.cell(s.guess) {
-                    ExactCell::Ranked {
-                        total,
-                        max_depth,
-                        rank,
-                    } => {
-                        starred |= partial;
-                        format!(
-                            "  {total:>6}  {:>7}  {max_depth:>5}  {:>10}",
-                            opener_table::average(total, game.n_answers()),
-                            format!("{rank}{}", if partial { "*" } else { "" })
-                        )
-                    }
-                    ExactCell::CannotFinish => {
-                        cannot = true;
-                        format!("  {:>6}  {:>7}  {:>5}  {:>10}", "-", "-", "-", "can't end")
-                    }
-                    ExactCell::Unsolved => {
-                        unsolved = true;
-                        format!("  {:>6}  {:>7}  {:>5}  {:>10}", "?", "?", "?", "?")
-                    }
-                };
+                let cell = self.cell(s.guess);
+                starred |= partial && matches!(cell, ExactCell::Ranked(_));
+                cannot |= matches!(cell, ExactCell::CannotFinish);
+                unsolved |= matches!(cell, ExactCell::Unsolved);
+                line += &cell.table_text(game.n_answers(), partial);
             }
             outln!("{line}");
         }
@@ -227,19 +251,9 @@ impl Ranked<'_> {
         for (i, s) in scores.iter().enumerate() {
             let mut line = self.metrics(i, s, [6, 6, 6]).join(",");
             if self.exact.is_some() {
-                line += &match self.cell(s.guess) {
-                    ExactCell::Ranked {
-                        total,
-                        max_depth,
-                        rank,
-                    } => format!(
-                        ",{total},{},{max_depth},{rank},{}",
-                        opener_table::average(total, self.game.n_answers()),
-                        if self.partial() { "no" } else { "yes" }
-                    ),
-                    ExactCell::CannotFinish => ",cannot finish,,,,".to_string(),
-                    ExactCell::Unsolved => ",,,,,".to_string(),
-                };
+                line += &self
+                    .cell(s.guess)
+                    .csv_text(self.game.n_answers(), self.partial());
             }
             outln!("{line}");
         }
