@@ -22,10 +22,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect::<Result<Vec<_>, _>>()?;
     let options = Options {
         tree_optimal: true, // a shipped tree is optimal from its opener
+        opener_table: table.as_ref(),
         ..Options::default()
     };
     let stop = AtomicBool::new(false);
-    let r = review::review_with_table(
+    let r = review::review(
         &game,
         Some(&tree),
         false,
@@ -33,7 +34,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &steps,
         &stop,
         options,
-        table.as_ref(),
     )?;
     for (i, s) in r.steps.iter().enumerate() {
         println!(

@@ -224,7 +224,7 @@ fn review(ctx: &Ctx, openers: &str, sample: Option<usize>, seed: u64) -> Result<
                 );
             }
             let (t, c) = (Instant::now(), cpu_seconds());
-            let r = review::review_with_table(
+            let r = review::review(
                 game,
                 Some(&tree),
                 ctx.hard,
@@ -233,9 +233,9 @@ fn review(ctx: &Ctx, openers: &str, sample: Option<usize>, seed: u64) -> Result<
                 ctx.stop,
                 Options {
                     tree_optimal: true,
+                    opener_table: openers_table.as_ref().map(|(t, _)| t),
                     ..Options::default()
                 },
-                openers_table.as_ref().map(|(t, _)| t),
             )?;
             let time = (t.elapsed().as_secs_f64(), cpu_seconds() - c);
             if r.steps.iter().any(|s| s.best_source == BestSource::Solver) {

@@ -112,11 +112,12 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs) -> Result<ExitCode> {
         deadline: args.time_limit.and_then(|l| Instant::now().checked_add(l)),
         ties: args.ties,
         tree_optimal: trust.optimal,
+        opener_table: table.as_ref().map(|(t, _)| t),
     };
     let own_opener = steps
         .first()
         .filter(|s| tree.as_ref().is_none_or(|(t, _)| t.root().guess != s.guess));
-    let r = review::review_with_table(
+    let r = review::review(
         game,
         tree.as_ref().map(|(t, _)| t),
         ctx.hard,
@@ -124,7 +125,6 @@ pub fn run(ctx: &Ctx, args: &ReviewArgs) -> Result<ExitCode> {
         &steps,
         ctx.stop,
         options,
-        table.as_ref().map(|(t, _)| t),
     );
     if ctx.stop.load(Ordering::Relaxed) {
         return Err(SolveError::Interrupted.into());

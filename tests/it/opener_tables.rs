@@ -835,7 +835,7 @@ fn table_backed_review_equals_the_solver_backed_one() {
                 },
             )
             .unwrap();
-            let by_table = review::review_with_table(
+            let by_table = review::review(
                 &game,
                 Some(&tree),
                 hard,
@@ -844,9 +844,9 @@ fn table_backed_review_equals_the_solver_backed_one() {
                 &stop,
                 Options {
                     tree_optimal: true,
+                    opener_table: Some(&t),
                     ..Options::default()
                 },
-                Some(&t),
             )
             .unwrap();
             // The complete table also proves the tree's opener best (issue 38): the
@@ -887,15 +887,17 @@ fn review_ignores_a_table_of_other_rules() {
     }];
     let stop = AtomicBool::new(false);
     let a = review::review(&game, None, false, 6, &steps, &stop, Options::default()).unwrap();
-    let b = review::review_with_table(
+    let b = review::review(
         &game,
         None,
         false,
         6,
         &steps,
         &stop,
-        Options::default(),
-        Some(&t3),
+        Options {
+            opener_table: Some(&t3),
+            ..Options::default()
+        },
     )
     .unwrap();
     assert_eq!(a.steps, b.steps);

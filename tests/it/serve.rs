@@ -166,7 +166,7 @@ fn candidates_review_and_opener_values() {
             &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tables/wordle.normal.csv"),
         )
         .unwrap();
-        let want = wordle_tree::players::review::review_with_table(
+        let want = wordle_tree::players::review::review(
             &game,
             Some(&tree),
             false,
@@ -175,9 +175,9 @@ fn candidates_review_and_opener_values() {
             &AtomicBool::new(false),
             wordle_tree::players::review::Options {
                 tree_optimal: true,
+                opener_table: Some(&table),
                 ..Default::default()
             },
-            Some(&table),
         )
         .unwrap()
         .to_json(&game);

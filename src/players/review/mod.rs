@@ -375,9 +375,9 @@ impl Review {
     }
 }
 
-/// What to compute.
+/// What to compute, and with what.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Options {
+pub struct Options<'a> {
     /// Stop searching new guesses at the top after this instant (values then ranges).
     pub deadline: Option<Instant>,
     /// Enumerate the tie set of small states (see the module doc).
@@ -387,6 +387,12 @@ pub struct Options {
     /// [`tree_trust`] (checked against a complete opener table), never on a tree's
     /// word; a test may set it for a tree it solved itself.
     pub tree_optimal: bool,
+    /// An opener table ([`crate::store::opener_table`]): when it is for these lists
+    /// (checksum) and rules and holds the exact total of the first guess played, and
+    /// that guess is not the tree's, the guess played at step 1 is worth that total and
+    /// step 1's buckets are not solved (the search starts at step 2); a complete one
+    /// also names the proved best opener and its total.
+    pub opener_table: Option<&'a OpenerTable>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -423,10 +429,13 @@ pub enum ReviewError {
 /// let table = wordle_tree::shipped::table(&game, false).unwrap().unwrap();
 /// let trust = review::tree_trust(&game, &tree, Some(&table));
 /// assert!(trust.optimal && trust.opener_best);
-/// let options = review::Options { tree_optimal: trust.optimal, ..Default::default() };
+/// let options = review::Options {
+///     tree_optimal: trust.optimal,
+///     opener_table: Some(&table),
+///     ..Default::default()
+/// };
 /// let stop = AtomicBool::new(false);
-/// let r = review::review_with_table(&game, Some(&tree), false, 6, &steps, &stop, options, Some(&table))
-///     .unwrap();
+/// let r = review::review(&game, Some(&tree), false, 6, &steps, &stop, options).unwrap();
 /// // The shipped tree's own game: every step optimal, nothing lost.
 /// assert!(r.steps.iter().all(|s| s.is_optimal()));
 /// assert_eq!(r.lost().value, 0.0);
@@ -440,24 +449,6 @@ pub fn review(
     stop: &AtomicBool,
     options: Options,
 ) -> Result<Review, ReviewError> {
-    review_with_table(game, tree, hard, max_guesses, steps, stop, options, None)
-}
-
-/// [`review`], with an opener table ([`crate::store::opener_table`]): when it is for these
-/// lists (checksum) and rules and holds the exact total of the first guess played,
-/// and that guess is not the tree's, the guess played at step 1 is worth that total
-/// and step 1's buckets are not solved (the search starts at step 2).
-#[allow(clippy::too_many_arguments)]
-pub fn review_with_table(
-    game: &Game,
-    tree: Option<&Tree>,
-    hard: bool,
-    max_guesses: u8,
-    steps: &[Step],
-    stop: &AtomicBool,
-    options: Options,
-    table: Option<&OpenerTable>,
-) -> Result<Review, ReviewError> {
     let (hard, max_guesses) = match tree {
         Some(t) => (t.hard(), t.max_guesses()),
         None => (hard, max_guesses),
@@ -470,7 +461,7 @@ pub fn review_with_table(
     }
     // A tree not proved optimal is not used: every state off a trusted tree is solved.
     let tree = tree.filter(|_| options.tree_optimal);
-    let table = table_for(table, game, hard, max_guesses);
+    let table = table_for(options.opener_table, game, hard, max_guesses);
     // The exact total of the first guess played, from the table.
     let opener_total = match (table, steps.first()) {
         (Some(t), Some(s)) => match t.get(game.guesses[s.guess.index()]).map(|r| r.entry) {

@@ -5,7 +5,7 @@
 
 use super::*;
 
-/// [`review_with_table`] once its inputs are checked: the states the steps lead
+/// [`review`] once its inputs are checked: the states the steps lead
 /// to, each valued from the tree, the table or the solver, then each step reviewed.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn review_states(
@@ -105,7 +105,7 @@ struct Walk<'a> {
     steps: &'a [Step],
     states: Vec<State<'a>>,
     found: bool,
-    options: Options,
+    options: Options<'a>,
     /// The exact total of the first guess played, from the table.
     opener_total: Option<u64>,
     /// The proved best opener and its total, from a complete table.

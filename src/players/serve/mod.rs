@@ -665,8 +665,9 @@ async fn review_route(State(app): State<Arc<App>>, raw: Params) -> Result<Respon
             deadline: Some(Instant::now() + limit),
             ties: false,
             tree_optimal: su.trust.optimal,
+            opener_table: su.table.as_ref().map(|(t, _)| t),
         };
-        review::review_with_table(
+        review::review(
             &su.game,
             Some(&su.tree),
             su.tree.hard(),
@@ -674,7 +675,6 @@ async fn review_route(State(app): State<Arc<App>>, raw: Params) -> Result<Respon
             &steps,
             app.stop,
             options,
-            su.table.as_ref().map(|(t, _)| t),
         )
         .map(|r| r.to_json(&su.game))
     })
