@@ -3,9 +3,10 @@
 //! Errors are `anyhow` here only; the library's are typed.
 //!
 //! Over 800 lines because the clap command tree ([`Command`], every command and
-//! option with its help) and `run`'s dispatch are kept in one place, where a reader
-//! sees the whole interface; each command's work is in a submodule (`rank`, `next`,
-//! `review`, `openers`, ...).
+//! option with its help) and the dispatch are kept in one place, where a reader sees
+//! the whole interface: `run` checks the global options (SIMD path, `--threads`, the
+//! lists) and `dispatch` hands each command to its submodule (`rank`, `next`,
+//! `review`, `openers`, ...), where its work is.
 
 #[macro_use]
 pub mod out;
