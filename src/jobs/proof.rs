@@ -1087,7 +1087,9 @@ pub fn run_units(
 /// and one whose file appears meanwhile is read, not searched. So a shard that
 /// finishes early takes over work from shards that still have much, and the
 /// directory ends the same as after a serial run. [`Status::mine`] grows by each unit
-/// taken over.
+/// taken over. Units of `others` are taken only in a directory other shards use:
+/// once it holds a unit file or a claim of one of their units that this run did not
+/// claim (a shard with a directory of its own solves its own units only).
 #[allow(clippy::too_many_arguments)]
 pub fn run_units_balanced(
     solver: &Solver,
@@ -1144,6 +1146,8 @@ pub fn run_units_balanced(
         shared: Mutex::new((bounds, std::mem::take(&mut scan.done))),
         own,
         claims: (!is_pack(dir)).then(|| Claimer::new(dir)),
+        ours: Mutex::new(vec![false; plan.units.len()]),
+        shared_dir: AtomicBool::new(false),
     };
     progress(&job.status.lock().unwrap());
     let threads = rayon::current_num_threads();
@@ -1168,9 +1172,46 @@ struct UnitsJob<'a> {
     own: Vec<bool>,
     /// This process's claims in the directory (none for a pack, read only).
     claims: Option<Claimer>,
+    /// The units this run has claimed.
+    ours: Mutex<Vec<bool>>,
+    /// Set once the directory shows the work of another shard (see
+    /// [`UnitsJob::shared`]).
+    shared_dir: AtomicBool,
 }
 
 impl UnitsJob<'_> {
+    /// Whether other shards use this directory: it holds a unit file or a claim of a
+    /// unit of another shard that this run did not claim. Only then does the run take
+    /// over other shards' units: a shard given a directory of its own (no shared file
+    /// system, files copied together for the merge) must not solve the whole proof.
+    fn shared(&self) -> bool {
+        if self.shared_dir.load(Ordering::Relaxed) {
+            return true;
+        }
+        let Ok(entries) = std::fs::read_dir(self.dir) else {
+            return false;
+        };
+        let names: std::collections::HashSet<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        let ours = self.ours.lock().unwrap();
+        let seen = (0..self.plan.units.len()).any(|i| {
+            !self.own[i]
+                && !ours[i]
+                && (names.contains(&self.plan.units[i].key.file_name())
+                    || names.contains(&format!(
+                        "{}{}",
+                        crate::store::claim::PREFIX,
+                        self.claim_name(i)
+                    )))
+        });
+        if seen {
+            self.shared_dir.store(true, Ordering::Relaxed);
+        }
+        seen
+    }
+
     /// The name of unit `i`'s claim file (`claim.KEY.txt`).
     fn claim_name(&self, i: usize) -> String {
         let name = self.plan.units[i].key.file_name();
@@ -1211,11 +1252,15 @@ impl Job for UnitsJob<'_> {
         let Some(claims) = &self.claims else {
             return Ok(true);
         };
+        if !self.own[i] && !self.shared() {
+            return Ok(false); // no other shard works here: not this run's unit
+        }
         match claims.claim(&self.claim_name(i)) {
             Ok(None) => {}
             Ok(Some(_)) => return Ok(false),
             Err(e) => return Err(ProofError::Io(claims.path(&self.claim_name(i)), e)),
         }
+        self.ours.lock().unwrap()[i] = true;
         if !self.own[i] {
             // A unit taken over: this run's share grows.
             let mut st = self.status.lock().unwrap();
