@@ -24,6 +24,7 @@ use wordle_tree::game::{Game, GuessId};
 use wordle_tree::jobs::driver::Tally;
 use wordle_tree::jobs::proof::{self, Goal, Plan, Scan, Status, Verdict};
 use wordle_tree::search::{SolveError, Solver};
+use wordle_tree::store::pack::is_pack;
 use wordle_tree::store::results::{Shard, ShardSpec};
 
 /// The words of the word list `path`, each with its line (for errors that name it);
@@ -371,8 +372,9 @@ impl<'a> Units<'a> {
             }
         };
         // Once its own units are taken, a shard takes over the units of other shards
-        // that nobody has started (largest first), claiming each.
-        let others: Vec<usize> = if self.shard.is_some() {
+        // that nobody has started (largest first), claiming each (not from a pack,
+        // which takes no unit).
+        let others: Vec<usize> = if self.shard.is_some() && !is_pack(results) {
             (0..plan.units.len())
                 .filter(|i| !todo.contains(i))
                 .collect()

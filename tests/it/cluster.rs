@@ -456,10 +456,7 @@ fn stale_claims_are_taken_and_a_live_one_is_left_to_its_holder() {
     let out = run(&res, &[]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(
-        err.contains(&format!("1 of ")) && err.contains(&key),
-        "{err}"
-    );
+    assert!(err.contains("1 of ") && err.contains(&key), "{err}");
     assert!(claim.exists());
     let f = std::fs::File::options().append(true).open(&claim).unwrap();
     f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
