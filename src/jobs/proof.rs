@@ -41,6 +41,14 @@
 //! exit 2): one directory holds one proof. Dot files (temporaries) and other names are
 //! ignored.
 //!
+//! **Claims and balance.** Before a unit is searched, its process claims it with
+//! `DIR/claim.<KEY>.txt` ([`crate::store::claim`], through the driver's
+//! [`Job::claim`]): a unit another live process holds is left to it, and one whose
+//! file appeared meanwhile is read, not searched. So shards sharing a directory can
+//! take over each other's unstarted units ([`run_units_balanced`]): a shard done with
+//! its own units goes on with the others', largest first, once the directory shows
+//! that other shards work there. Claims never decide a result (only unit files do).
+//!
 //! **Journals.** A unit of at least [`JOURNAL_MIN`] candidates under the total
 //! objective keeps `DIR/part.<KEY>.txt` while it is searched ([`Journal`]): every
 //! guess settled at the unit's top, exact or bounded, rewritten atomically at most
