@@ -11,7 +11,7 @@ use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::word::{Word, WordList};
 use wordle_tree::game::{Game, GuessId};
 use wordle_tree::jobs::check::{self, Verdict};
-use wordle_tree::store::results::{ResultsDir, Shard};
+use wordle_tree::store::results::{ResultsDir, Shard, ShardSpec};
 use wordle_tree::tree::file;
 use wordle_tree::tree::histogram_text;
 
@@ -39,8 +39,10 @@ pub struct CheckArgs {
     results: Option<PathBuf>,
     /// With `--opener any`, or `--opener W --results DIR`: run only shard i of n
     /// (1-based), e.g. 2/8.
-    #[arg(long, value_parser = super::parse_shard, value_name = "I/N")]
-    shard: Option<Shard>,
+    /// `auto`: the shard of the scheduler task (a Slurm job array, a Kubernetes
+    /// indexed job).
+    #[arg(long, value_parser = super::parse_shard, value_name = "I/N|auto")]
+    shard: Option<ShardSpec>,
     /// With `--opener any --min-over D`: dismiss openers proved to leave at least this
     /// many answers over D (default: the fewest found so far plus one).
     #[arg(long, requires = "min_over")]
@@ -154,7 +156,7 @@ fn any_opener(ctx: &Ctx, args: &CheckArgs, depth: u8) -> Result<ExitCode> {
             super::min_over::Args {
                 depth,
                 results,
-                shard: args.shard,
+                shard: super::jobs::shard_of(args.shard)?,
                 cutoff: args.cutoff,
                 sample: args.sample,
                 openers: args.openers.as_deref(),
@@ -188,7 +190,7 @@ fn units(ctx: &Ctx, args: &CheckArgs, depth: u8, results: &Path) -> Result<ExitC
             out: args.out.as_deref(),
             memory: args.memory.unwrap_or(DEFAULT_MEMORY),
             results,
-            shard: args.shard,
+            shard: super::jobs::shard_of(args.shard)?,
             merge: args.merge,
         },
     )
@@ -482,7 +484,7 @@ impl Sweep<'_> {
             .transpose()?;
         Ok(Sweep {
             results: args.results.as_deref(),
-            shard: args.shard,
+            shard: super::jobs::shard_of(args.shard)?,
             give_up,
             openers: args.openers.as_deref(),
         })

@@ -4,7 +4,9 @@
 //! of a cutoff sweep, the report after a run (openers searched and reused, the spread
 //! of CPU seconds, peak memory), the interruption line (exit 130, one wording for
 //! every job), and the units run shared by the two unit-wise proofs: shard line,
-//! progress line and time estimate, the run, the rescan, and the shard's verdict.
+//! progress line and time estimate, the run (a shard done with its own units takes
+//! over other shards' unstarted units), the rescan, and the shard's verdict. Also the
+//! one resolution of `--shard auto` ([`shard_of`]) for every sharded command.
 //!
 //! Lower in the CLI than every job command: it imports none of them, so they import
 //! it and not each other.
@@ -22,7 +24,8 @@ use wordle_tree::game::{Game, GuessId};
 use wordle_tree::jobs::driver::Tally;
 use wordle_tree::jobs::proof::{self, Goal, Plan, Scan, Status, Verdict};
 use wordle_tree::search::{SolveError, Solver};
-use wordle_tree::store::results::Shard;
+use wordle_tree::store::pack::is_pack;
+use wordle_tree::store::results::{Shard, ShardSpec};
 
 /// The words of the word list `path`, each with its line (for errors that name it);
 /// `option` names the file in errors of its own.
@@ -54,6 +57,15 @@ pub(super) fn openers_of(game: &Game, path: &Path) -> Result<Vec<GuessId>> {
             })
         })
         .collect()
+}
+
+/// The shard of `--shard`, `auto` resolved from the scheduler's environment (the one
+/// place every sharded command resolves it; outside a scheduler the error names the
+/// variables looked for, exit 2).
+pub(super) fn shard_of(spec: Option<ShardSpec>) -> Result<Option<Shard>> {
+    spec.map(|s| s.resolve(|k| std::env::var(k).ok()))
+        .transpose()
+        .map_err(Into::into)
 }
 
 /// Whether an error is the driver's interruption (the job's own error wrapping
@@ -318,7 +330,15 @@ impl<'a> Units<'a> {
             started: Instant::now(),
             first: std::sync::Mutex::new(None),
         };
+        // Units this run solved, and the last status (its share, grown by the units
+        // taken over from other shards).
+        let solved = std::sync::atomic::AtomicUsize::new(0);
+        let last_mine = std::sync::atomic::AtomicUsize::new(todo.len());
         let show = |st: &Status| {
+            if st.last.is_some() {
+                solved.fetch_add(1, Ordering::Relaxed);
+            }
+            last_mine.fetch_max(st.mine, Ordering::Relaxed);
             let line = format!(
                 "units {}/{} (this run {}/{}), {}, time left ~{}",
                 st.done,
@@ -351,8 +371,18 @@ impl<'a> Units<'a> {
                 bar.set_message(line);
             }
         };
-        let result = proof::run_units(
-            solver, self.table, plan, results, &mut scan, &todo, ctx.stop, &show,
+        // Once its own units are taken, a shard takes over the units of other shards
+        // that nobody has started (largest first), claiming each (not from a pack,
+        // which takes no unit).
+        let others: Vec<usize> = if self.shard.is_some() && !is_pack(results) {
+            (0..plan.units.len())
+                .filter(|i| !todo.contains(i))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let result = proof::run_units_balanced(
+            solver, self.table, plan, results, &mut scan, &todo, &others, ctx.stop, &show,
         );
         bar.finish_and_clear();
         let stopped = match result {
@@ -364,10 +394,16 @@ impl<'a> Units<'a> {
         };
         let done_mine = todo.iter().filter(|i| scan.done.contains_key(i)).count();
         let c = solver.counters();
+        let taken = last_mine.load(Ordering::Relaxed) - todo.len();
         outln!(
-            "this run: {} units {} in {:.1} s wall; states searched {}; table hits {} of {} probes ({:.1}%)",
-            done_mine - before,
+            "this run: {} units {}{} in {:.1} s wall; states searched {}; table hits {} of {} probes ({:.1}%)",
+            solved.load(Ordering::Relaxed),
             self.verb,
+            if taken > 0 {
+                format!(" ({taken} taken over from other shards)")
+            } else {
+                String::new()
+            },
             time_left.started.elapsed().as_secs_f64(),
             c.states,
             c.hits,

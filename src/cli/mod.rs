@@ -283,9 +283,10 @@ enum Command {
         /// Results directory (one small file per opener; shared by shards).
         #[arg(long, default_value = "openers-results")]
         results: PathBuf,
-        /// Run only shard i of n (1-based), e.g. 3/8.
-        #[arg(long, value_parser = parse_shard, value_name = "I/N")]
-        shard: Option<wordle_tree::jobs::openers::Shard>,
+        /// Run only shard i of n (1-based), e.g. 3/8; `auto`: the shard of the
+        /// scheduler task (a Slurm job array, a Kubernetes indexed job).
+        #[arg(long, value_parser = parse_shard, value_name = "I/N|auto")]
+        shard: Option<wordle_tree::store::results::ShardSpec>,
         /// Openers to consider, one per line (default: every allowed guess).
         #[arg(long)]
         openers: Option<PathBuf>,
@@ -520,7 +521,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> Result<ExitCode> {
                 cutoff: *cutoff,
                 top: *top,
                 results,
-                shard: *shard,
+                shard: jobs::shard_of(*shard)?,
                 openers: list.as_ref(),
                 sample: *sample,
                 random: random.map(|n| (n, *seed)),
@@ -557,9 +558,12 @@ struct SolveArgs {
     /// directory: a rerun resumes, shards share it, --merge assembles the tree.
     #[arg(long)]
     results: Option<PathBuf>,
-    /// With --results: solve only shard i of n of the units (1-based), e.g. 3/8.
-    #[arg(long, value_parser = parse_shard, value_name = "I/N", requires = "results")]
-    shard: Option<wordle_tree::store::results::Shard>,
+    /// With --results: solve only shard i of n of the units (1-based), e.g. 3/8;
+    /// `auto`: the shard of the scheduler task (a Slurm job array, a Kubernetes
+    /// indexed job). A shard done with its own units takes over units of other
+    /// shards that nobody has started.
+    #[arg(long, value_parser = parse_shard, value_name = "I/N|auto", requires = "results")]
+    shard: Option<wordle_tree::store::results::ShardSpec>,
     /// With --results: solve nothing, assemble and verify the tree from the units.
     #[arg(long, requires = "results", conflicts_with = "shard")]
     merge: bool,
@@ -578,7 +582,7 @@ struct SolveArgs {
     audit_seed: u64,
     /// With --merge: also re-solve every unit of this shard (I/N, as a worker ran
     /// it with --shard), e.g. the shard of a machine you do not trust.
-    #[arg(long, value_parser = parse_shard, value_name = "I/N", requires = "merge")]
+    #[arg(long, value_parser = parse_given_shard, value_name = "I/N", requires = "merge")]
     audit_shard: Option<wordle_tree::store::results::Shard>,
 }
 
@@ -619,7 +623,7 @@ fn solve_family(ctx: &Ctx, args: &SolveArgs) -> Result<ExitCode> {
             text: text.as_deref(),
             memory: *memory,
             results,
-            shard: *shard,
+            shard: jobs::shard_of(*shard)?,
             merge: *merge,
             cutoff: *cutoff,
             audit: audit.map(|n| proof::Audit {
@@ -850,8 +854,14 @@ fn install_stop_handler(cooperative: bool) -> &'static AtomicBool {
     &STOP
 }
 
-/// Parses `--shard i/n` for clap (`openers` and `check --opener any`).
-fn parse_shard(s: &str) -> Result<wordle_tree::store::results::Shard, String> {
+/// Parses `--shard i/n|auto` for clap (every sharded command); `auto` is resolved
+/// when the command runs ([`jobs::shard_of`]).
+fn parse_shard(s: &str) -> Result<wordle_tree::store::results::ShardSpec, String> {
+    wordle_tree::store::results::ShardSpec::parse(s).map_err(|e| e.to_string())
+}
+
+/// Parses a shard given as `i/n` only (`--audit-shard`).
+fn parse_given_shard(s: &str) -> Result<wordle_tree::store::results::Shard, String> {
     wordle_tree::store::results::Shard::parse(s).map_err(|e| e.to_string())
 }
 

@@ -23,6 +23,15 @@
 //! does not leave cores idle; a serial search (`opener_cost`, feasibility) runs on its
 //! worker alone, so [`Stopwatch`]'s thread CPU time is the unit's own.
 //!
+//! **Claims.** Before a unit is searched the job may claim it ([`Job::claim`]; the
+//! proof units do, through [`crate::store::claim`]), so processes sharing a directory
+//! (shards, and shards taking over other shards' units once their own are done) seldom
+//! search the same unit: a unit another live process holds is skipped, and one whose
+//! record appeared meanwhile is settled from it. The record is written before the
+//! claim is released, and the directory is looked at again after the claim is taken,
+//! so a unit finished by another process is not searched again. Claims never decide a
+//! result: a unit is settled only by its record.
+//!
 //! **One interrupt convention.** Once `stop` is set no unit is taken; a unit in
 //! progress is abandoned (its search returns `SolveError::Interrupted`, nothing is
 //! written), and [`run`] returns that error when some unit is left unsettled: the
@@ -99,6 +108,17 @@ pub trait Job: Sync {
     fn halted(&self) -> bool {
         false
     }
+
+    /// Claims `unit` for this process before it is searched, where processes share
+    /// the results directory ([`crate::store::claim`]): `Ok(false)` when another live
+    /// process is on it, and the unit is then skipped (left to that process). By
+    /// default every unit is this run's alone.
+    fn claim(&self, _unit: Self::Unit) -> Result<bool, Self::Error> {
+        Ok(true)
+    }
+
+    /// Releases a claim of `unit` (its record is written, or it was abandoned).
+    fn release(&self, _unit: Self::Unit) {}
 }
 
 /// The units of a run in the order they are taken, and how they group: each group
@@ -177,15 +197,33 @@ pub fn run<J: Job>(
                 settle(u, r, true);
                 continue;
             }
+            match job.claim(u) {
+                Ok(true) => {}
+                Ok(false) => continue, // another process is on it
+                Err(e) => return fail(e),
+            }
+            // Another process may have written it between the look and the claim
+            // (it writes the record before it releases the claim).
+            if let Some(r) = job.stored(u) {
+                job.release(u);
+                settle(u, r, true);
+                continue;
+            }
             let r = match job.solve(&mut worker, u) {
                 Ok(Some(r)) => r,
                 Ok(None) => {
+                    job.release(u);
                     halted.store(true, Ordering::Relaxed);
                     return;
                 }
-                Err(e) => return fail(e),
+                Err(e) => {
+                    job.release(u);
+                    return fail(e);
+                }
             };
-            if let Err(e) = job.write(u, &r) {
+            let written = job.write(u, &r);
+            job.release(u);
+            if let Err(e) = written {
                 return fail(e);
             }
             settle(u, r, false);

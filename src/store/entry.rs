@@ -176,7 +176,7 @@ fn replace(
 }
 
 /// True when process `pid` exists on this machine (unknown: assumed alive).
-fn pid_alive(pid: u32) -> bool {
+pub(crate) fn pid_alive(pid: u32) -> bool {
     #[cfg(unix)]
     {
         let Ok(p) = libc::pid_t::try_from(pid) else {

@@ -179,7 +179,8 @@ fn legacy_kind(name: &str) -> Option<&'static str> {
 pub type Adopt = dyn Fn(&str, &Path, &str) -> Result<String, String>;
 
 /// Packs every regular, non-dot file of `dir` into `out` (written atomically), then
-/// reads `out` back and checks it holds exactly those files. An unsealed file is
+/// reads `out` back and checks it holds exactly those files. A claim file
+/// ([`crate::store::claim`]) is refused by name: a run may still be working there. An unsealed file is
 /// refused by name unless `adopt` is given: it re-encodes and seals the result file
 /// of an older build (its text, path and kind) or says why not
 /// ([`crate::store::results::adopt_unsealed`]; the pack itself knows no result-file
@@ -205,6 +206,14 @@ pub fn pack_dir(
         let path = dir.join(name);
         if !valid_name(name) {
             return Err(PackError::Refused(path, "not a result file name".into()));
+        }
+        if crate::store::claim::is_claim(name) {
+            return Err(PackError::Refused(
+                path,
+                "a claim of a unit in progress: a run may still be working in this directory; \
+                 pack once every run has stopped (a claim left by a killed run can be removed)"
+                    .into(),
+            ));
         }
         let text = match read_entry(&path, MAX_ENTRY, "a result file") {
             Ok(Some(t)) => t,

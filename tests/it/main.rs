@@ -14,6 +14,7 @@ mod browser;
 mod check;
 mod check_units;
 mod cli_errors;
+mod cluster;
 mod common;
 mod echoed_input;
 mod feedback;

@@ -13,6 +13,14 @@
 //! feasible one only with a witness that finds every candidate within the guesses
 //! left; a unit interrupted is abandoned, never written.
 //!
+//! **Claims and balance.** Before a unit is searched, its process claims it with
+//! `DIR/claim.<KEY>.txt` ([`crate::store::claim`], through the driver's
+//! [`Job::claim`]): a unit another live process holds is left to it, and one whose
+//! file appeared meanwhile is read, not searched. So shards sharing a directory can
+//! take over each other's unstarted units ([`run_units_balanced`]): a shard done with
+//! its own units goes on with the others', largest first, once the directory shows
+//! that other shards work there. Claims never decide a result (only unit files do).
+//!
 //! Trade-off, measured (release build, 2 cores shared with another long job): a unit
 //! is one thread's serial search, so a claim's tail is as long as its hardest unit:
 //! `lants` within 6 on `wordle-all` is 166 units; 165 settled in 599 s, all but two of
@@ -21,13 +29,14 @@
 use super::journal::{Journal, JOURNAL_MIN};
 use super::outcome::{Goal, Outcome, ProofError, Record};
 use super::plan::{subtree_cost, Plan, Unit};
-use super::unit_file::{encode_record, Scan};
+use super::unit_file::{encode_record, read_record, Read, Scan};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::GuessId;
 use crate::jobs::driver::{self, Job, Queue};
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Settled, SolveError, Solver, TopLog};
+use crate::store::claim::Claimer;
 use crate::store::pack::is_pack;
 use crate::store::results::write_entry;
 use std::collections::BTreeMap;
@@ -148,6 +157,31 @@ pub fn run_units(
     stop: &AtomicBool,
     progress: &(dyn Fn(&Status) + Sync),
 ) -> Result<(), ProofError> {
+    run_units_balanced(solver, table, plan, dir, scan, todo, &[], stop, progress)
+}
+
+/// [`run_units`], then, once this run's own units (`todo`) are taken, the units of
+/// `others` (positions in the plan: other shards' units, largest first) that no
+/// process has started: each unit is claimed before it is searched
+/// ([`crate::store::claim`]), a unit claimed by another live process is left to it,
+/// and one whose file appears meanwhile is read, not searched. So a shard that
+/// finishes early takes over work from shards that still have much, and the
+/// directory ends the same as after a serial run. [`Status::mine`] grows by each unit
+/// taken over. Units of `others` are taken only in a directory other shards use:
+/// once it holds a unit file or a claim of one of their units that this run did not
+/// claim (a shard with a directory of its own solves its own units only).
+#[allow(clippy::too_many_arguments)]
+pub fn run_units_balanced(
+    solver: &Solver,
+    table: &FeedbackTable,
+    plan: &Plan,
+    dir: &Path,
+    scan: &mut Scan,
+    todo: &[usize],
+    others: &[usize],
+    stop: &AtomicBool,
+    progress: &(dyn Fn(&Status) + Sync),
+) -> Result<(), ProofError> {
     let bounds: Vec<u64> = (0..plan.units.len())
         .map(|i| {
             let cheap = plan.units[i].cheap_bound;
@@ -156,8 +190,13 @@ pub fn run_units(
                 .map_or(cheap, |r| r.outcome.bound().max(cheap))
         })
         .collect();
+    let mut own = vec![false; plan.units.len()];
+    for &i in todo {
+        own[i] = true;
+    }
     let pending: Vec<usize> = todo
         .iter()
+        .chain(others.iter().filter(|&&i| !own[i]))
         .copied()
         .filter(|i| !scan.done.contains_key(i))
         .collect();
@@ -175,7 +214,7 @@ pub fn run_units(
             units: plan.units.len(),
             done: scan.done.len(),
             mine: todo.len(),
-            mine_done: todo.len() - pending.len(),
+            mine_done: todo.iter().filter(|i| scan.done.contains_key(i)).count(),
             mine_candidates: cands(&mut todo.iter().copied()),
             mine_candidates_done: cands(
                 &mut todo.iter().copied().filter(|i| scan.done.contains_key(i)),
@@ -185,6 +224,10 @@ pub fn run_units(
             working: None,
         }),
         shared: Mutex::new((bounds, std::mem::take(&mut scan.done))),
+        own,
+        claims: (!is_pack(dir)).then(|| Claimer::new(dir)),
+        ours: Mutex::new(vec![false; plan.units.len()]),
+        shared_dir: AtomicBool::new(false),
     };
     progress(&job.status.lock().unwrap());
     let threads = rayon::current_num_threads();
@@ -205,9 +248,56 @@ struct UnitsJob<'a> {
     status: Mutex<Status>,
     /// Every unit's best lower bound, and the records settled.
     shared: Mutex<(Vec<u64>, BTreeMap<usize, Record>)>,
+    /// Which units are this run's own (its shard's); the others are taken over.
+    own: Vec<bool>,
+    /// This process's claims in the directory (none for a pack, read only).
+    claims: Option<Claimer>,
+    /// The units this run has claimed.
+    ours: Mutex<Vec<bool>>,
+    /// Set once the directory shows the work of another shard (see
+    /// [`UnitsJob::shared`]).
+    shared_dir: AtomicBool,
 }
 
 impl UnitsJob<'_> {
+    /// Whether other shards use this directory: it holds a unit file or a claim of a
+    /// unit of another shard that this run did not claim. Only then does the run take
+    /// over other shards' units: a shard given a directory of its own (no shared file
+    /// system, files copied together for the merge) must not solve the whole proof.
+    fn shared(&self) -> bool {
+        if self.shared_dir.load(Ordering::Relaxed) {
+            return true;
+        }
+        let Ok(entries) = std::fs::read_dir(self.dir) else {
+            return false;
+        };
+        let names: std::collections::HashSet<String> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        let ours = self.ours.lock().unwrap();
+        let seen = (0..self.plan.units.len()).any(|i| {
+            !self.own[i]
+                && !ours[i]
+                && (names.contains(&self.plan.units[i].key.file_name())
+                    || names.contains(&format!(
+                        "{}{}",
+                        crate::store::claim::PREFIX,
+                        self.claim_name(i)
+                    )))
+        });
+        if seen {
+            self.shared_dir.store(true, Ordering::Relaxed);
+        }
+        seen
+    }
+
+    /// The name of unit `i`'s claim file (`claim.KEY.txt`).
+    fn claim_name(&self, i: usize) -> String {
+        let name = self.plan.units[i].key.file_name();
+        name.strip_prefix("unit.").unwrap_or(&name).to_string()
+    }
+
     /// Whether unit `i` keeps a journal.
     fn journaled(&self, i: usize) -> bool {
         self.plan.identity.goal == Goal::Total && self.plan.units[i].ids.len() >= JOURNAL_MIN
@@ -222,9 +312,48 @@ impl Job for UnitsJob<'_> {
 
     fn worker(&self) {}
 
-    fn stored(&self, _: usize) -> Option<Record> {
-        // The queue holds only the units without a record.
-        None
+    fn stored(&self, i: usize) -> Option<Record> {
+        // The queue holds the units without a record when the run started; another
+        // process sharing the directory may have written one since.
+        self.claims.as_ref()?;
+        let path = self.plan.path(self.dir, i);
+        std::fs::symlink_metadata(&path).ok()?;
+        match read_record(self.solver.game(), self.table, self.plan, &path) {
+            Ok(Read::Good(j, rec)) if j == i => Some(rec),
+            _ => None,
+        }
+    }
+
+    fn has_record(&self, _: usize) -> bool {
+        false
+    }
+
+    fn claim(&self, i: usize) -> Result<bool, ProofError> {
+        let Some(claims) = &self.claims else {
+            return Ok(true);
+        };
+        if !self.own[i] && !self.shared() {
+            return Ok(false); // no other shard works here: not this run's unit
+        }
+        match claims.claim(&self.claim_name(i)) {
+            Ok(None) => {}
+            Ok(Some(_)) => return Ok(false),
+            Err(e) => return Err(ProofError::Io(claims.path(&self.claim_name(i)), e)),
+        }
+        self.ours.lock().unwrap()[i] = true;
+        if !self.own[i] {
+            // A unit taken over: this run's share grows.
+            let mut st = self.status.lock().unwrap();
+            st.mine += 1;
+            st.mine_candidates += self.plan.units[i].ids.len() as u64;
+        }
+        Ok(true)
+    }
+
+    fn release(&self, i: usize) {
+        if let Some(claims) = &self.claims {
+            claims.release(&self.claim_name(i));
+        }
     }
 
     fn writable(&self) -> Result<(), ProofError> {
@@ -302,8 +431,23 @@ impl Job for UnitsJob<'_> {
         write_entry(&path, text.as_bytes()).map_err(|e| ProofError::Io(path, e))
     }
 
-    fn settled(&self, i: usize, rec: Record, _: bool, _: usize) {
+    fn settled(&self, i: usize, rec: Record, reused: bool, _: usize) {
         let unit = &self.plan.units[i];
+        if reused {
+            // Written by another process meanwhile: known, not this run's work.
+            let (bounds, done) = &mut *self.shared.lock().unwrap();
+            bounds[i] = rec.outcome.bound().max(unit.cheap_bound);
+            if done.insert(i, rec).is_none() {
+                let mut st = self.status.lock().unwrap();
+                st.done += 1;
+                if self.own[i] {
+                    st.mine_done += 1;
+                    st.mine_candidates_done += unit.ids.len() as u64;
+                }
+                st.bound = self.plan.here + bounds.iter().sum::<u64>();
+            }
+            return;
+        }
         if self.journaled(i) {
             // The unit's file is written: its journal is never read again (a failure
             // to remove it is harmless).

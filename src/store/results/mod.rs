@@ -23,7 +23,9 @@
 //!   warning and its item computed again) of at most [`MAX_FILE`] bytes; a malformed,
 //!   unsealed, edited or mismatched file is a warning naming it, and its item is
 //!   computed again: a result is believed only when its checksum holds.
-//! - [`Shard`]: deterministic slices of an item list (`--shard i/n`).
+//! - [`Shard`]: deterministic slices of an item list (`--shard i/n`), and
+//!   [`ShardSpec`]: what `--shard` asks for, a slice or `auto`, the slice a scheduler's
+//!   task is ([`Shard::from_scheduler`]: a Slurm job array, a Kubernetes indexed job).
 //!
 //! Invariants: [`ResultFile::encode`] and [`ResultFile::decode`] round-trip every file
 //! the writer can produce (a property test checks it with arbitrary values); a write
@@ -64,6 +66,10 @@ pub enum ResultsError {
     Malformed(PathBuf, String),
     #[error("bad shard '{0}' (--shard i/n): {1}")]
     BadShard(String, String),
+    /// `--shard auto` with no scheduler task, or one described wrongly (the message
+    /// names the variables).
+    #[error("--shard auto: {0}")]
+    Scheduler(String),
     /// A pack that cannot be read (the message names it).
     #[error(transparent)]
     Pack(#[from] crate::store::pack::PackError),
@@ -88,7 +94,7 @@ impl Shard {
         let bad = |why: &str| ResultsError::BadShard(s.to_string(), why.to_string());
         let (i, n) = s
             .split_once('/')
-            .ok_or_else(|| bad("expected i/n, e.g. 2/8"))?;
+            .ok_or_else(|| bad("expected i/n (e.g. 2/8) or auto"))?;
         let i: usize = i
             .trim()
             .parse()
@@ -106,6 +112,75 @@ impl Shard {
         Ok(Shard { index: i, count: n })
     }
 
+    /// The shard of the scheduler task this process runs as, from its environment
+    /// (`env`: a variable's value), for `--shard auto`:
+    /// - a Slurm job array: `SLURM_ARRAY_TASK_ID` among `SLURM_ARRAY_TASK_COUNT` tasks
+    ///   numbered from `SLURM_ARRAY_TASK_MIN` by `SLURM_ARRAY_TASK_STEP` (default 1),
+    ///   so `--array=0-15`, `1-16` and `10-40:2` all give shards 1 to 16 of 16 (a list
+    ///   with gaps, checked against `SLURM_ARRAY_TASK_MAX`, is refused);
+    /// - a Kubernetes indexed job: `JOB_COMPLETION_INDEX` (0-based, set by Kubernetes)
+    ///   among `JOB_COMPLETIONS` (the job's `.spec.completions`, which the pod template
+    ///   must pass as an environment variable: Kubernetes does not).
+    ///
+    /// Slurm is looked at first. `Err`: no task (the message names every variable
+    /// looked for) or a value that is not a whole number or lies outside its array.
+    pub fn from_scheduler(env: impl Fn(&str) -> Option<String>) -> Result<Shard, ResultsError> {
+        let bad = |why: String| ResultsError::Scheduler(why);
+        let get = |k: &str| env(k).map(|v| v.trim().to_string());
+        let num = |k: &str| -> Result<Option<u64>, ResultsError> {
+            match get(k) {
+                None => Ok(None),
+                Some(v) => v
+                    .parse::<u64>()
+                    .map(Some)
+                    .map_err(|_| bad(format!("{k}='{}' is not a whole number", clip(&v)))),
+            }
+        };
+        let need = |k: &str, with: &str| -> Result<u64, ResultsError> {
+            num(k)?.ok_or_else(|| bad(format!("{with} is set but {k} is not")))
+        };
+        if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
+            let count = need("SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_ID")?;
+            let min = need("SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_ID")?;
+            let step = num("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+            if count == 0 {
+                return Err(bad("SLURM_ARRAY_TASK_COUNT=0".into()));
+            }
+            let last = min.checked_add((count - 1).saturating_mul(step));
+            if let Some(max) = num("SLURM_ARRAY_TASK_MAX")? {
+                if Some(max) != last {
+                    return Err(bad(format!(
+                        "the array's task ids are not evenly spaced (SLURM_ARRAY_TASK_MIN={min}, SLURM_ARRAY_TASK_MAX={max}, SLURM_ARRAY_TASK_COUNT={count}, SLURM_ARRAY_TASK_STEP={step}): use --array=1-N, or --shard i/n"
+                    )));
+                }
+            }
+            if id < min || (id - min) % step != 0 || (id - min) / step >= count {
+                return Err(bad(format!(
+                    "SLURM_ARRAY_TASK_ID={id} is not one of the array's ids ({count} from {min} by {step})"
+                )));
+            }
+            return Ok(Shard {
+                index: ((id - min) / step + 1) as usize,
+                count: count as usize,
+            });
+        }
+        if let Some(index) = num("JOB_COMPLETION_INDEX")? {
+            let count = need("JOB_COMPLETIONS", "JOB_COMPLETION_INDEX")?;
+            if index >= count {
+                return Err(bad(format!(
+                    "JOB_COMPLETION_INDEX={index} must be below JOB_COMPLETIONS={count}"
+                )));
+            }
+            return Ok(Shard {
+                index: index as usize + 1,
+                count: count as usize,
+            });
+        }
+        Err(bad(
+            "not in a scheduler task: looked for SLURM_ARRAY_TASK_ID (with SLURM_ARRAY_TASK_COUNT and SLURM_ARRAY_TASK_MIN: a Slurm job array) and JOB_COMPLETION_INDEX (with JOB_COMPLETIONS: a Kubernetes indexed job), found neither; give --shard i/n".into(),
+        ))
+    }
+
     /// True when position `p` of the list belongs to this shard.
     pub fn contains(&self, p: usize) -> bool {
         p % self.count == self.index - 1
@@ -118,6 +193,33 @@ impl Shard {
             .filter(|(p, _)| self.contains(*p))
             .map(|(_, &x)| x)
             .collect()
+    }
+}
+
+/// What `--shard` asks for: a given slice, or `auto`, the slice of the scheduler task
+/// the process runs as ([`Shard::from_scheduler`], resolved when the command runs, so
+/// the error of a process outside a scheduler is the command's own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardSpec {
+    Given(Shard),
+    Auto,
+}
+
+impl ShardSpec {
+    /// Parses `auto` or `i/n` ([`Shard::parse`]).
+    pub fn parse(s: &str) -> Result<ShardSpec, ResultsError> {
+        if s.trim() == "auto" {
+            return Ok(ShardSpec::Auto);
+        }
+        Shard::parse(s).map(ShardSpec::Given)
+    }
+
+    /// The slice: the given one, or the scheduler task's (from `env`).
+    pub fn resolve(self, env: impl Fn(&str) -> Option<String>) -> Result<Shard, ResultsError> {
+        match self {
+            ShardSpec::Given(s) => Ok(s),
+            ShardSpec::Auto => Shard::from_scheduler(env),
+        }
     }
 }
 
