@@ -366,8 +366,7 @@ impl Solver<'_> {
         found: &mut Found,
         level: &mut Level,
     ) -> Step {
-        let (n, left) = (plan.n, plan.head.left);
-        let obj = &self.config.objective;
+        let n = plan.n;
         let windowed = plan.windowed();
         let base = cur.g_next;
         cur.base = base;
@@ -392,11 +391,7 @@ impl Solver<'_> {
         if handed_bits == 0 {
             return Step::Skip;
         }
-        // A least-bound scan drops guesses that cannot beat the least so far.
-        let max_repeats = match plan.floor {
-            Some(_) => obj.max_repeats(n, left, found.least.min(plan.cutoff)),
-            None => plan.max_repeats,
-        };
+        let max_repeats = self.max_repeats_now(plan, found);
         // The kernels stop once every lane wanted has reached `max_repeats`.
         let mut want = handed_bits;
         if let (Some(_), Some(t)) = (plan.floor, plan.local) {
@@ -453,6 +448,20 @@ impl Solver<'_> {
         Step::Skip
     }
 
+    /// The repeats that drop a guess now: under the cutoff, or in a least-bound scan
+    /// under the least bound found so far (a guess that cannot beat it).
+    fn max_repeats_now(&self, plan: &Plan, found: &Found) -> usize {
+        match plan.floor {
+            Some(_) => {
+                let least = found.least.min(plan.cutoff);
+                self.config
+                    .objective
+                    .max_repeats(plan.n, plan.head.left, least)
+            }
+            None => plan.max_repeats,
+        }
+    }
+
     /// The next guess taken alone (early rejection by `bound_scan`): skipped when not
     /// handed down (hard mode: not playable), dropped under the cutoff.
     fn next_single(
@@ -463,8 +472,7 @@ impl Solver<'_> {
         found: &mut Found,
         level: &mut Level,
     ) -> Step {
-        let (n, left) = (plan.n, plan.head.left);
-        let obj = &self.config.objective;
+        let n = plan.n;
         let g = match plan.singles {
             Singles::None => None,
             Singles::From(first) => self.all_guesses.get(first + cur.single),
@@ -479,10 +487,7 @@ impl Solver<'_> {
         if !self.config.hard && !st.handed.has(gi) {
             return Step::Skip;
         }
-        let max_repeats = match plan.floor {
-            Some(_) => obj.max_repeats(n, left, found.least.min(plan.cutoff)),
-            None => plan.max_repeats,
-        };
+        let max_repeats = self.max_repeats_now(plan, found);
         match self
             .rows
             .bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
