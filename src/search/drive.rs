@@ -555,7 +555,7 @@ impl Solver<'_> {
                 Scanned::Below(_) => unreachable!("only a least-bound scan stops below"),
             }
         }
-        // Round 2, smallest first: each bucket exactly        // Round 2, smallest first: each bucket exactly, with the slack the others'
+        // Round 2, smallest first: each bucket exactly, with the slack the others'
         // bounds leave, stopping as soon as the total must reach the cutoff.
         let mut acc = here
             + (0..buckets.len())

@@ -48,7 +48,7 @@ pub(super) use local::Local;
 pub(super) use presence::Window;
 #[cfg(target_arch = "x86_64")]
 use presence::{presence_avx512, presence_window_avx512};
-use sliced::{presence_block, presence_window};
+use sliced::Rows;
 pub(super) use sliced::{slices_for_greens, ALL_SLICES};
 
 /// Calls the lane kernel `$kernel` with `$arg`s (of types `$ty`), compiled for AVX2
@@ -347,17 +347,8 @@ impl AnswerMajor {
             // and AVX-512 includes the kernel's features.
             return unsafe { presence_avx512(&self.bytes, g0, offsets, max_repeats, want, out) };
         }
-        let table = &self.bytes[..];
-        presence_block(
-            self.simd,
-            table,
-            g0,
-            offsets,
-            slices,
-            max_repeats,
-            want,
-            out,
-        )
+        let rows = Rows::block(&self.bytes, g0, offsets);
+        sliced::presence(self.simd, rows, slices, max_repeats, want, out)
     }
 
     /// [`AnswerMajor::block_presence`] over the lanes of `window` (lane `l` of `out`
@@ -382,17 +373,10 @@ impl AnswerMajor {
                 presence_window_avx512(table, stride, window, offsets, max_repeats, want, out)
             };
         }
-        presence_window(
-            self.simd,
-            table,
-            stride,
-            window,
-            offsets,
-            slices,
-            max_repeats,
-            want,
-            out,
-        )
+        match Rows::window(table, stride, window, offsets) {
+            Some(rows) => sliced::presence(self.simd, rows, slices, max_repeats, want, out),
+            None => 0,
+        }
     }
 
     /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than
@@ -446,6 +430,23 @@ mod tests {
             eprintln!("{test}: skipped the {} path (this CPU lacks it)", s.name());
         }
         Simd::ALL.into_iter().filter(|s| s.available()).collect()
+    }
+
+    /// Lane `l` of a presence kernel's result (`mask`, `got`) against the scalar
+    /// scan's `want` (buckets, sum of squares, candidate; `None`: dropped or not
+    /// wanted). The presence kernels count no sum of squares.
+    fn same_presence(
+        mask: u32,
+        got: &[Split; LANES],
+        l: usize,
+        want: Option<(usize, u64, bool)>,
+        what: &str,
+    ) {
+        assert_eq!(mask >> l & 1 == 1, want.is_some(), "{what}");
+        if let Some(want) = want {
+            let got = (got[l].buckets, got[l].is_candidate);
+            assert_eq!(got, (want.0, want.2), "{what}");
+        }
     }
 
     /// On every path the CPU runs: the presence masks (over blocks and over windows)
@@ -543,14 +544,7 @@ mod tests {
                         for l in 0..LANES {
                             let want = scan(g0 + l, max_repeats, wanted(l));
                             let what = format!("{path:?}, guess {}, limit {max_repeats}", g0 + l);
-                            assert_eq!(mask >> l & 1 == 1, want.is_some(), "{what}");
-                            if let Some(want) = want {
-                                assert_eq!(
-                                    (got[l].buckets, got[l].is_candidate),
-                                    (want.0, want.2),
-                                    "{what}"
-                                );
-                            }
+                            same_presence(mask, &got, l, want, &what);
                         }
                         for window in &windows {
                             let mut got = [Split::default(); LANES];
@@ -568,14 +562,7 @@ mod tests {
                                     .flatten();
                                 let what =
                                     format!("{path:?}, window lane {l}, limit {max_repeats}");
-                                assert_eq!(mask >> l & 1 == 1, want.is_some(), "{what}");
-                                if let Some(want) = want {
-                                    assert_eq!(
-                                        (got[l].buckets, got[l].is_candidate),
-                                        (want.0, want.2),
-                                        "{what}"
-                                    );
-                                }
+                                same_presence(mask, &got, l, want, &what);
                             }
                         }
                     }

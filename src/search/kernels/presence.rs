@@ -147,7 +147,7 @@ pub(super) unsafe fn presence_window_avx512(
     out: &mut [Split; LANES],
 ) -> u32 {
     use std::arch::x86_64::*;
-    let lanes = &window.at[..window.len];
+    let lanes = window.lanes();
     let span = window.span(stride);
     let (mut low, mut high) = (0u64, 0u64);
     for &a in lanes {
@@ -228,9 +228,14 @@ impl Window {
     /// Bytes from `start` to the last lane, inclusive, checked to lie within rows of
     /// `stride` bytes.
     pub(in crate::search) fn span(&self, stride: usize) -> usize {
-        let span = self.at[..self.len].last().map_or(0, |&a| a as usize + 1);
+        let span = self.lanes().last().map_or(0, |&a| a as usize + 1);
         assert!(self.start + span <= stride, "a window within the rows");
         span
+    }
+
+    /// The window's lanes, as offsets from `start`.
+    pub(in crate::search) fn lanes(&self) -> &[u8] {
+        &self.at[..self.len]
     }
 
     /// The table lane of the window's `l`-th lane.

@@ -5,6 +5,7 @@ use super::*;
 use crate::game::hard::Revealed;
 use crate::game::table::FeedbackTable;
 use crate::game::{Game, ListSource};
+use crate::search::bound::INFEASIBLE;
 use crate::search::state::Guesses;
 use crate::search::Config;
 
