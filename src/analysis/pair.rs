@@ -29,11 +29,13 @@
 //! (docs/guide/bounds.md): `salet courd` and `parse clint` on the original lists.
 
 use crate::game::candidates::partition;
+use crate::game::feedback::{Feedback, FEEDBACKS};
 use crate::game::hard::Revealed;
 use crate::game::table::FeedbackTable;
-use crate::game::{AnswerId, GuessId};
+use crate::game::{Game, GuessId};
 use crate::search::bound::INFEASIBLE;
-use crate::search::{SolveError, Solver};
+use crate::search::parts::{Part, PartsCost};
+use crate::search::{OpenerCost, SolveError, Solver};
 use rayon::prelude::*;
 
 /// The exact value of a fixed pair (module doc).
@@ -50,75 +52,98 @@ pub struct PairValue {
     pub parts: usize,
 }
 
-/// One subgame of a pair: its candidates, guesses left, what hard mode revealed.
-struct Part {
-    ids: Vec<AnswerId>,
-    left: u8,
-    revealed: Revealed,
+/// A pair split into what it costs for sure and its independent subgames.
+#[derive(Clone, Debug)]
+pub struct PairParts {
+    /// Guesses 1 and 2 paid by every answer (module doc).
+    pub here: u64,
+    /// The subgames solved from guess 3 on (or from guess 2 in fallback buckets).
+    pub parts: Vec<Part>,
+    pub fallback: (usize, usize),
+    pub found_by_two: usize,
+    /// False when some answer is not found within the guesses (fewer than 2).
+    pub in_time: bool,
 }
 
-/// The exact value of playing `first` then `second` whatever the feedback, the rest
-/// optimal, on `solver`'s game and configuration (module doc); `table` is the game's
-/// feedback table.
-pub fn pair_value(
-    solver: &Solver,
+/// The parts of `first` then `second` (module doc), on `game` in `hard` mode or not,
+/// at most `max` guesses.
+pub fn pair_parts(
+    game: &Game,
     table: &FeedbackTable,
+    hard: bool,
+    max: u8,
     first: GuessId,
     second: GuessId,
-) -> Result<PairValue, SolveError> {
-    let game = solver.game();
-    let config = solver.config();
-    let max = config.max_guesses;
+) -> PairParts {
     let ids = game.all_answer_ids();
     let (w1, w2) = (game.guesses[first.index()], game.guesses[second.index()]);
-    let mut total = ids.len() as u64;
-    let mut parts: Vec<Part> = Vec::new();
-    let mut fallback = (0, 0);
-    let mut found_by_two = 0;
-    let mut in_time = true;
+    let mut p = PairParts {
+        here: ids.len() as u64,
+        parts: Vec::new(),
+        fallback: (0, 0),
+        found_by_two: 0,
+        in_time: true,
+    };
     for (f1, bucket) in partition(table, first, &ids) {
         if f1.is_all_green() {
-            found_by_two += 1;
+            p.found_by_two += 1;
             continue;
         }
         // Not found by guess 1, so a second guess must fit.
-        in_time &= max >= 2;
-        let after1 = if config.hard {
+        p.in_time &= max >= 2;
+        let after1 = if hard {
             Revealed::default().after(w1, f1)
         } else {
             Revealed::default()
         };
-        if config.hard && !after1.allows(w2) {
-            fallback.0 += 1;
-            fallback.1 += bucket.len();
-            parts.push(Part {
+        if hard && !after1.allows(w2) {
+            p.fallback.0 += 1;
+            p.fallback.1 += bucket.len();
+            p.parts.push(Part {
                 ids: bucket,
                 left: max.saturating_sub(1),
                 revealed: after1,
             });
             continue;
         }
-        total += bucket.len() as u64;
+        p.here += bucket.len() as u64;
         for (f2, part) in partition(table, second, &bucket) {
             if f2.is_all_green() {
-                found_by_two += 1;
+                p.found_by_two += 1;
                 continue;
             }
-            let revealed = if config.hard {
-                after1.after(w2, f2)
-            } else {
-                after1
-            };
-            parts.push(Part {
+            let revealed = if hard { after1.after(w2, f2) } else { after1 };
+            p.parts.push(Part {
                 ids: part,
                 left: max.saturating_sub(2),
                 revealed,
             });
         }
     }
-    parts.sort_by_key(|p| std::cmp::Reverse(p.ids.len()));
-    let n_parts = parts.len();
-    let costs: Vec<Option<u32>> = parts
+    p
+}
+
+/// The exact value of playing `first` then `second` whatever the feedback, the rest
+/// optimal, on `solver`'s game and configuration (module doc); `table` is the game's
+/// feedback table. Its parts are solved in parallel, largest first.
+pub fn pair_value(
+    solver: &Solver,
+    table: &FeedbackTable,
+    first: GuessId,
+    second: GuessId,
+) -> Result<PairValue, SolveError> {
+    let config = solver.config();
+    let mut p = pair_parts(
+        solver.game(),
+        table,
+        config.hard,
+        config.max_guesses,
+        first,
+        second,
+    );
+    p.parts.sort_by_key(|p| std::cmp::Reverse(p.ids.len()));
+    let costs: Vec<Option<u32>> = p
+        .parts
         .par_iter()
         .map(|p| {
             if p.left == 0 {
@@ -129,16 +154,45 @@ pub fn pair_value(
         .collect::<Result<_, SolveError>>()?;
     let total = costs
         .iter()
-        .try_fold(total, |t, c| {
+        .try_fold(p.here, |t, c| {
             c.filter(|&v| v < INFEASIBLE).map(|v| t + v as u64)
         })
-        .filter(|_| in_time);
+        .filter(|_| p.in_time);
     Ok(PairValue {
         total,
-        fallback,
-        found_by_two,
-        parts: n_parts,
+        fallback: p.fallback,
+        found_by_two: p.found_by_two,
+        parts: p.parts.len(),
     })
+}
+
+/// The pair's total under a cutoff, serial ([`Solver::parts_cost`]): `Exact(v)` the
+/// exact total below `cutoff`, else a proved lower bound at least `cutoff`; a value
+/// at least [`INFEASIBLE`] means the pair cannot finish. For a search over pairs
+/// (`crate::jobs::pairs`), many of them in parallel on one solver each.
+pub fn pair_below(
+    solver: &Solver,
+    table: &FeedbackTable,
+    first: GuessId,
+    second: GuessId,
+    cutoff: Option<u64>,
+) -> Result<PartsCost, SolveError> {
+    let config = solver.config();
+    let p = pair_parts(
+        solver.game(),
+        table,
+        config.hard,
+        config.max_guesses,
+        first,
+        second,
+    );
+    if !p.in_time {
+        return Ok(PartsCost {
+            cost: OpenerCost::AtLeast(INFEASIBLE as u64),
+            searched: false,
+        });
+    }
+    solver.parts_cost(p.here, &p.parts, cutoff)
 }
 
 /// A cheap lower bound on [`pair_value`]'s total, for pruning a search over pairs
@@ -173,4 +227,70 @@ pub fn pair_bound(
         }
     }
     total
+}
+
+/// [`pair_bound`] of `first` with every allowed second guess, indexed by guess id,
+/// in one pass over the answers per second guess without building buckets: the
+/// bound only needs, per bucket of `first`, its size, whether `second` is one of its
+/// answers, and how many distinct feedbacks `second` gives on it (its parts), so it
+/// counts distinct (feedback of `first`, feedback of `second`) pairs with a stamp
+/// per pair. Equal to [`pair_bound`] for every second guess (tested).
+pub fn second_bounds(game: &Game, table: &FeedbackTable, hard: bool, first: GuessId) -> Vec<u64> {
+    const GREEN: u8 = Feedback::ALL_GREEN.0;
+    let n = game.n_answers() as u64;
+    let row1 = table.row(first);
+    let w1 = game.guesses[first.index()];
+    let mut size = [0u64; FEEDBACKS];
+    for &f1 in row1 {
+        size[f1 as usize] += 1;
+    }
+    let present: Vec<usize> = (0..FEEDBACKS)
+        .filter(|&f| size[f] > 0 && f != GREEN as usize)
+        .collect();
+    let after: Vec<Revealed> = present
+        .iter()
+        .map(|&f| Revealed::default().after(w1, Feedback(f as u8)))
+        .collect();
+    let all3: u64 = present.iter().map(|&f| 3 * size[f]).sum();
+    let mut stamp = vec![0u32; FEEDBACKS * FEEDBACKS];
+    let mut parts = [0u64; FEEDBACKS];
+    let mut green = [0u64; FEEDBACKS];
+    (0..game.n_guesses())
+        .map(|g| {
+            let row2 = table.row(GuessId::new(g));
+            let mark = g as u32 + 1;
+            for &f in &present {
+                parts[f] = 0;
+                green[f] = 0;
+            }
+            for (&f1, &f2) in row1.iter().zip(row2) {
+                if f1 == GREEN {
+                    continue;
+                }
+                if f2 == GREEN {
+                    green[f1 as usize] = 1;
+                    continue;
+                }
+                let key = f1 as usize * FEEDBACKS + f2 as usize;
+                if stamp[key] != mark {
+                    stamp[key] = mark;
+                    parts[f1 as usize] += 1;
+                }
+            }
+            if !hard {
+                let g2: u64 = present.iter().map(|&f| 2 * green[f] + parts[f]).sum();
+                return n + all3 - g2;
+            }
+            let w2 = game.guesses[g];
+            let mut total = n;
+            for (i, &f) in present.iter().enumerate() {
+                total += if after[i].allows(w2) {
+                    3 * size[f] - 2 * green[f] - parts[f]
+                } else {
+                    2 * size[f] - 1
+                };
+            }
+            total
+        })
+        .collect()
 }
