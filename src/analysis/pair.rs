@@ -29,7 +29,7 @@
 //! (docs/guide/bounds.md): `salet courd` and `parse clint` on the original lists.
 
 use crate::game::candidates::partition;
-use crate::game::feedback::{Feedback, FEEDBACKS};
+use crate::game::feedback::Feedback;
 use crate::game::hard::Revealed;
 use crate::game::table::FeedbackTable;
 use crate::game::{Game, GuessId};
@@ -232,65 +232,52 @@ pub fn pair_bound(
 /// [`pair_bound`] of `first` with every allowed second guess, indexed by guess id,
 /// in one pass over the answers per second guess without building buckets: the
 /// bound only needs, per bucket of `first`, its size, whether `second` is one of its
-/// answers, and how many distinct feedbacks `second` gives on it (its parts), so it
-/// counts distinct (feedback of `first`, feedback of `second`) pairs with a stamp
-/// per pair. Equal to [`pair_bound`] for every second guess (tested).
+/// answers, and how many distinct feedbacks `second` gives on it (its parts), so each
+/// bucket's feedbacks are marked in a 243-bit set (four words, in registers) and
+/// counted. Equal to [`pair_bound`] for every second guess (tested).
 pub fn second_bounds(game: &Game, table: &FeedbackTable, hard: bool, first: GuessId) -> Vec<u64> {
-    const GREEN: u8 = Feedback::ALL_GREEN.0;
     let n = game.n_answers() as u64;
-    let row1 = table.row(first);
+    let ids = game.all_answer_ids();
     let w1 = game.guesses[first.index()];
-    let mut size = [0u64; FEEDBACKS];
-    for &f1 in row1 {
-        size[f1 as usize] += 1;
+    // The non-green buckets of `first`, as answer indices grouped by bucket.
+    let mut flat: Vec<usize> = Vec::with_capacity(ids.len());
+    let mut ends: Vec<usize> = Vec::new();
+    let mut after: Vec<Revealed> = Vec::new();
+    for (f1, bucket) in partition(table, first, &ids) {
+        if f1.is_all_green() {
+            continue;
+        }
+        flat.extend(bucket.iter().map(|a| a.index()));
+        ends.push(flat.len());
+        after.push(Revealed::default().after(w1, f1));
     }
-    let present: Vec<usize> = (0..FEEDBACKS)
-        .filter(|&f| size[f] > 0 && f != GREEN as usize)
-        .collect();
-    let after: Vec<Revealed> = present
-        .iter()
-        .map(|&f| Revealed::default().after(w1, Feedback(f as u8)))
-        .collect();
-    let all3: u64 = present.iter().map(|&f| 3 * size[f]).sum();
-    let mut stamp = vec![0u32; FEEDBACKS * FEEDBACKS];
-    let mut parts = [0u64; FEEDBACKS];
-    let mut green = [0u64; FEEDBACKS];
     (0..game.n_guesses())
         .map(|g| {
             let row2 = table.row(GuessId::new(g));
-            let mark = g as u32 + 1;
-            for &f in &present {
-                parts[f] = 0;
-                green[f] = 0;
-            }
-            for (&f1, &f2) in row1.iter().zip(row2) {
-                if f1 == GREEN {
-                    continue;
-                }
-                if f2 == GREEN {
-                    green[f1 as usize] = 1;
-                    continue;
-                }
-                let key = f1 as usize * FEEDBACKS + f2 as usize;
-                if stamp[key] != mark {
-                    stamp[key] = mark;
-                    parts[f1 as usize] += 1;
-                }
-            }
-            if !hard {
-                let g2: u64 = present.iter().map(|&f| 2 * green[f] + parts[f]).sum();
-                return n + all3 - g2;
-            }
             let w2 = game.guesses[g];
             let mut total = n;
-            for (i, &f) in present.iter().enumerate() {
-                total += if after[i].allows(w2) {
-                    3 * size[f] - 2 * green[f] - parts[f]
+            let mut start = 0;
+            let mut saved = 0u64;
+            for (i, &end) in ends.iter().enumerate() {
+                let mut seen = [0u64; 4];
+                for &a in &flat[start..end] {
+                    let f = row2[a] as usize;
+                    seen[f >> 6] |= 1 << (f & 63);
+                }
+                // All-green is feedback 242: bit 50 of the fourth word.
+                const _: () = assert!(Feedback::ALL_GREEN.0 == 242);
+                let green = seen[3] >> 50 & 1;
+                let parts = seen.iter().map(|w| w.count_ones() as u64).sum::<u64>() - green;
+                let size = (end - start) as u64;
+                if hard && !after[i].allows(w2) {
+                    total += 2 * size - 1;
                 } else {
-                    2 * size[f] - 1
-                };
+                    total += 3 * size;
+                    saved += 2 * green + parts;
+                }
+                start = end;
             }
-            total
+            total - saved
         })
         .collect()
 }

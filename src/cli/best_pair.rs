@@ -13,6 +13,7 @@ use wordle_tree::game::table::{FeedbackTable, Simd};
 use wordle_tree::game::word::Word;
 use wordle_tree::jobs::openers::all_openers;
 use wordle_tree::jobs::pairs::{self, Levels, PairsDir, Settings, Verdict};
+use wordle_tree::search::SolveError;
 use wordle_tree::store::opener_table::Entry;
 use wordle_tree::store::results::Shard;
 
@@ -100,7 +101,12 @@ pub(super) fn run(ctx: &Ctx, args: &PairArgs) -> Result<ExitCode> {
         );
         bar.finish_and_clear();
         let summary = match summary {
-            Err(e) if jobs::is_interrupted(&e) => {
+            // `SweepError::Solve` is transparent, so its source chain skips the
+            // interruption: match it by name.
+            Err(e)
+                if jobs::is_interrupted(&e)
+                    || matches!(e, pairs::SweepError::Solve(SolveError::Interrupted)) =>
+            {
                 return Ok(jobs::interrupted(Some(&results), "first guesses"))
             }
             other => other?,
