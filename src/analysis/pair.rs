@@ -234,31 +234,58 @@ pub fn pair_bound(
 /// bound only needs, per bucket of `first`, its size, whether `second` is one of its
 /// answers, and how many distinct feedbacks `second` gives on it (its parts), so each
 /// bucket's feedbacks are marked in a 243-bit set (four words, in registers) and
-/// counted. Equal to [`pair_bound`] for every second guess (tested).
-pub fn second_bounds(game: &Game, table: &FeedbackTable, hard: bool, first: GuessId) -> Vec<u64> {
+/// counted.
+///
+/// With a `cutoff`, a second guess is left early, buckets largest first, once what
+/// its bound already holds plus the least the buckets left can add (`2|b| - 1` each
+/// at worst, as no bucket has more parts than answers) reaches the cutoff: that
+/// value, at most its [`pair_bound`] and at least the cutoff, is returned instead.
+/// So every value below the cutoff equals [`pair_bound`], every other one lies
+/// between the cutoff and it (tested).
+pub fn second_bounds(
+    game: &Game,
+    table: &FeedbackTable,
+    hard: bool,
+    first: GuessId,
+    cutoff: Option<u64>,
+) -> Vec<u64> {
     let n = game.n_answers() as u64;
     let ids = game.all_answer_ids();
     let w1 = game.guesses[first.index()];
+    let mut buckets: Vec<(Feedback, Vec<crate::game::AnswerId>)> = partition(table, first, &ids)
+        .into_iter()
+        .filter(|(f, _)| !f.is_all_green())
+        .collect();
+    buckets.sort_by_key(|(_, b)| std::cmp::Reverse(b.len()));
     // The non-green buckets of `first`, as answer indices grouped by bucket.
     let mut flat: Vec<usize> = Vec::with_capacity(ids.len());
     let mut ends: Vec<usize> = Vec::new();
     let mut after: Vec<Revealed> = Vec::new();
-    for (f1, bucket) in partition(table, first, &ids) {
-        if f1.is_all_green() {
-            continue;
-        }
+    // The least the buckets from i on can add: sum of (2|b| - 1).
+    let mut least_rest: Vec<u64> = Vec::new();
+    for (f1, bucket) in &buckets {
         flat.extend(bucket.iter().map(|a| a.index()));
         ends.push(flat.len());
-        after.push(Revealed::default().after(w1, f1));
+        after.push(Revealed::default().after(w1, *f1));
     }
+    let mut rest = 0;
+    for (_, b) in buckets.iter().rev() {
+        rest += 2 * b.len() as u64 - 1;
+        least_rest.push(rest);
+    }
+    least_rest.reverse();
+    least_rest.push(0);
+    let cutoff = cutoff.unwrap_or(u64::MAX);
     (0..game.n_guesses())
         .map(|g| {
             let row2 = table.row(GuessId::new(g));
             let w2 = game.guesses[g];
             let mut total = n;
             let mut start = 0;
-            let mut saved = 0u64;
             for (i, &end) in ends.iter().enumerate() {
+                if total + least_rest[i] >= cutoff {
+                    return total + least_rest[i];
+                }
                 let mut seen = [0u64; 4];
                 for &a in &flat[start..end] {
                     let f = row2[a] as usize;
@@ -269,15 +296,33 @@ pub fn second_bounds(game: &Game, table: &FeedbackTable, hard: bool, first: Gues
                 let green = seen[3] >> 50 & 1;
                 let parts = seen.iter().map(|w| w.count_ones() as u64).sum::<u64>() - green;
                 let size = (end - start) as u64;
-                if hard && !after[i].allows(w2) {
-                    total += 2 * size - 1;
+                total += if hard && !after[i].allows(w2) {
+                    2 * size - 1
                 } else {
-                    total += 3 * size;
-                    saved += 2 * green + parts;
-                }
+                    3 * size - 2 * green - parts
+                };
                 start = end;
             }
-            total - saved
+            total
         })
         .collect()
+}
+
+/// A lower bound on `first` with any second guess, from its exact opener total
+/// `total` (normal mode only): `total + s - 1`, `s` the number of non-green buckets of
+/// `first` with one or two answers. A pair costs each bucket `b` at least what the
+/// optimum from guess 2 does (`c(b)`: it is one strategy for `b`), and on a bucket of
+/// one or two answers not holding `second` strictly more: `c(b) = 2|b| - 1` there
+/// (guess one answer, then the other), while the pair pays `|b|` for guess 2 and, as
+/// `second` finds none of them, at least `2|T| - 1` for each part, `2|b|` at least in
+/// all. `second` is an answer in at most one bucket, hence the `- 1`. (In hard mode
+/// a second guess illegal in a bucket plays it optimally, so no such bound.)
+pub fn small_bucket_floor(table: &FeedbackTable, first: GuessId, total: u64) -> u64 {
+    let mut size = [0u32; 243];
+    for &f in table.row(first) {
+        size[f as usize] += 1;
+    }
+    size[Feedback::ALL_GREEN.0 as usize] = 0;
+    let small = size.iter().filter(|&&m| m == 1 || m == 2).count() as u64;
+    total + small.saturating_sub(1)
 }

@@ -18,11 +18,15 @@
 //!    legal), so `pair(g1, g2) >= total(g1)`, the exact opener total: from the opener
 //!    table when one is given (`tables/<list>.<mode>.csv`), else from
 //!    [`Solver::opener_cost`] under the cutoff. A first guess whose total reaches
-//!    the cutoff is dismissed with it, no second guess looked at.
+//!    the cutoff is dismissed with it, no second guess looked at. In normal mode
+//!    also `total(g1) + s - 1`, `s` its buckets of one or two answers
+//!    ([`small_bucket_floor`]: the pair pays one more than the optimum on each such
+//!    bucket but the one holding `g2`).
 //! 2. **Counting parts** ([`second_bounds`]): for every second guess,
 //!    `n + sum over buckets b (|b| + sum over parts T (2|T| - 1))`, one pass over
-//!    the answers per second guess. Second guesses are taken in order of this bound;
-//!    the first one at or above the cutoff ends the unit (every later one is too).
+//!    the answers per second guess, left early once it must reach the cutoff.
+//!    Second guesses are taken in order of this bound; the first one at or above
+//!    the cutoff ends the unit (every later one is too).
 //! 3. **The parts' scans, then search** ([`pair_below`], [`Solver::parts_cost`]):
 //!    each part scanned (its least per-guess bound), the pair dismissed as soon as
 //!    the sum reaches the cutoff; otherwise the parts are searched with the slack the
@@ -52,7 +56,7 @@
 //! `analysis::pair::pair_value` (tests: exhaustive evaluation on small random games,
 //! both modes; serial = sharded = resumed).
 
-use crate::analysis::pair::{pair_below, second_bounds};
+use crate::analysis::pair::{pair_below, second_bounds, small_bucket_floor};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
@@ -474,8 +478,17 @@ impl<'a> OpenerJob for PairJob<'a> {
         if c.is_some_and(|c| floor >= c) {
             return Ok(done(Outcome::AtLeast(floor), vec![], c, levels));
         }
+        // Level 1b (normal mode): its buckets of one or two answers.
+        let floor = if self.config.hard {
+            floor
+        } else {
+            small_bucket_floor(self.table, g1, floor)
+        };
+        if c.is_some_and(|c| floor >= c) {
+            return Ok(done(Outcome::AtLeast(floor), vec![], c, levels));
+        }
         // Level 2: every second guess's count bound, least first.
-        let bounds = second_bounds(self.game, self.table, self.config.hard, g1);
+        let bounds = second_bounds(self.game, self.table, self.config.hard, g1, c);
         let mut order: Vec<usize> = (0..bounds.len()).collect();
         order.sort_by_key(|&g| (bounds[g], g));
         let mut best: Option<u64> = None;

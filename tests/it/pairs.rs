@@ -9,7 +9,9 @@ use assert_cmd::Command;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
-use wordle_tree::analysis::pair::{pair_below, pair_bound, pair_value, second_bounds};
+use wordle_tree::analysis::pair::{
+    pair_below, pair_bound, pair_value, second_bounds, small_bucket_floor,
+};
 use wordle_tree::game::{Game, GuessId};
 use wordle_tree::jobs::openers::all_openers;
 use wordle_tree::jobs::pairs::{self, Floors, Outcome, PairsDir, Record, Settings, Verdict};
@@ -125,6 +127,7 @@ fn sorted(v: Verdict) -> Verdict {
 
 #[test]
 fn count_bounds_equal_pair_bound_for_every_second_guess() {
+    let mut early = 0;
     for seed in 0..8u64 {
         let mut rng = Rng(700 + seed);
         let hard = seed % 2 == 1;
@@ -132,13 +135,28 @@ fn count_bounds_equal_pair_bound_for_every_second_guess() {
         let game = random_game(&mut rng, a, g);
         let table = FeedbackTable::build(&game);
         for first in all_openers(&game) {
-            let got = second_bounds(&game, &table, hard, first);
+            let got = second_bounds(&game, &table, hard, first, None);
             for (b, &v) in got.iter().enumerate() {
                 let want = pair_bound(&game, &table, hard, first, GuessId::new(b));
                 assert_eq!(v, want, "seed {seed} hard {hard}");
             }
+            // Under a cutoff: exact below it, between it and the bound above.
+            let mut sorted = got.clone();
+            sorted.sort();
+            for c in [sorted[0], sorted[sorted.len() / 2], sorted[sorted.len() - 1] + 1] {
+                let cut = second_bounds(&game, &table, hard, first, Some(c));
+                for (b, (&v, &want)) in cut.iter().zip(&got).enumerate() {
+                    if v < c {
+                        assert_eq!(v, want, "seed {seed} hard {hard} cutoff {c} guess {b}");
+                    } else {
+                        assert!(want >= v, "seed {seed} hard {hard} cutoff {c} guess {b}");
+                    }
+                    early += (v < want) as usize;
+                }
+            }
         }
     }
+    assert!(early > 0, "no second guess was left early");
 }
 
 #[test]
@@ -180,7 +198,7 @@ fn pair_below_is_exact_below_the_cutoff_and_a_bound_above() {
 
 #[test]
 fn best_pair_sweep_matches_every_pair_evaluated() {
-    let (mut dismissed, mut by_floor, mut ties) = (0, 0, 0);
+    let (mut dismissed, mut by_floor, mut ties, mut lifted) = (0, 0, 0, 0);
     for seed in 0..12u64 {
         let mut rng = Rng(31337 + seed);
         let hard = seed % 2 == 1;
@@ -191,6 +209,17 @@ fn best_pair_sweep_matches_every_pair_evaluated() {
         let every = every_pair(&game, &table, max, hard);
         let want = want_verdict(&game, &every);
         let fl = floors(&game, &table, max, hard);
+        // Level 1b is admissible: never above any pair from that first guess.
+        if !hard {
+            for (a, row) in every.iter().enumerate() {
+                let (Some(total), Some(&least)) = (fl[a], row.iter().flatten().min()) else {
+                    continue;
+                };
+                let f = small_bucket_floor(&table, GuessId::new(a), total);
+                assert!(f <= least, "seed {seed}: {f} > {least}");
+                lifted += (f > total) as usize;
+            }
+        }
         for (floors, threads) in [(None, 1), (Some(&fl), 2)] {
             let dir = tempfile::tempdir().unwrap();
             let s = settings(max, hard, threads, None);
