@@ -143,7 +143,11 @@ fn count_bounds_equal_pair_bound_for_every_second_guess() {
             // Under a cutoff: exact below it, between it and the bound above.
             let mut sorted = got.clone();
             sorted.sort();
-            for c in [sorted[0], sorted[sorted.len() / 2], sorted[sorted.len() - 1] + 1] {
+            for c in [
+                sorted[0],
+                sorted[sorted.len() / 2],
+                sorted[sorted.len() - 1] + 1,
+            ] {
                 let cut = second_bounds(&game, &table, hard, first, Some(c));
                 for (b, (&v, &want)) in cut.iter().zip(&got).enumerate() {
                     if v < c {
@@ -263,8 +267,8 @@ fn best_pair_sweep_matches_every_pair_evaluated() {
         }
     }
     assert!(
-        dismissed > 20 && by_floor > 0 && ties > 0,
-        "{dismissed} {by_floor} {ties}"
+        dismissed > 20 && by_floor > 0 && ties > 0 && lifted > 0,
+        "{dismissed} {by_floor} {ties} {lifted}"
     );
 }
 
