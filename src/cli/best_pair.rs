@@ -148,7 +148,7 @@ pub(super) fn run(ctx: &Ctx, args: &PairArgs) -> Result<ExitCode> {
         }
     }
     outln!(
-        "pairs: {by_total} first guesses dismissed by their own total; {} second guesses looked at, {} past the count bound, {} past the parts' scans (searched), {} solved exactly below the cutoff",
+        "pairs: {by_total} first guesses dismissed by their own total (or their small buckets); {} second guesses looked at, {} past the count bound, {} past the parts' scans (searched), {} solved exactly below the cutoff",
         levels.seconds,
         levels.past_count,
         levels.past_scan,
