@@ -19,7 +19,11 @@
 //! pair that is not playable everywhere says so. With a pair playable everywhere the
 //! value is the same definition as in normal mode.
 //!
-//! [`pair_bound`] is a cheap lower bound for pruning a search over pairs.
+//! For a search over pairs (`crate::jobs::pairs`): [`pair_bound`], a cheap lower
+//! bound, and [`second_bounds`], the same for every second guess at once (left early
+//! under a cutoff); [`small_bucket_floor`], a bound over every second guess from the
+//! first guess's exact total; [`pair_below`], the value under a cutoff, serial
+//! ([`Solver::parts_cost`]).
 //!
 //! **Cannot finish**: when some part cannot be finished within the guesses left,
 //! [`PairValue::total`] is `None`.

@@ -52,6 +52,11 @@
 //! `m` is the best pair's when every dismissed first guess's bound is at least `m`,
 //! and the pairs listed at `m` are all of them when every bound is above `m`.
 //!
+//! Measured (docs/guide/bounds.md, original lists, normal mode): `parse clint` 8325
+//! proved the best in 340 thread CPU-s; level 1 and 1b leave 4690 first guesses, the
+//! count bound 31320 of their 60.8 M pairs, the scans 9; 0.046 s median per first
+//! guess, nearly all of it the count bound.
+//!
 //! Invariants: the best pair equals the minimum over every pair of
 //! `analysis::pair::pair_value` (tests: exhaustive evaluation on small random games,
 //! both modes; serial = sharded = resumed).
