@@ -11,6 +11,7 @@
 #[macro_use]
 pub mod out;
 mod bench;
+mod best_pair;
 mod bounds;
 mod metrics;
 mod next;
@@ -192,11 +193,13 @@ enum Command {
   wordle-tree bounds --cutoff none --sample 200 --csv bounds.csv")]
     Bounds(bounds::BoundsArgs),
     /// The exact total of a fixed two-word start: the first two guesses played
-    /// whatever the feedback, the rest optimal.
+    /// whatever the feedback, the rest optimal; or (--best) the best pair, proved.
     #[command(after_help = "Examples:
   wordle-tree pair salet courd
   wordle-tree pair salet,courd parse,clint
-  wordle-tree --hard pair salet courd          (where courd breaks hard mode, play on optimally)")]
+  wordle-tree --hard pair salet courd          (where courd breaks hard mode, play on optimally)
+  wordle-tree pair --best --results pairs      the best pair over every pair, proved (resumable)
+  wordle-tree pair --best --results pairs --shard 2/4   one shard; then --merge")]
     Pair(pair::PairArgs),
     /// Exact search: the tree of least total guesses from an opener, proved optimal.
     #[command(after_help = "Examples:

@@ -66,7 +66,8 @@ pub const KIND: Kind = Kind {
 pub const PREPASS: usize = 8;
 
 impl Outcome {
-    fn parse(s: &str) -> Option<Outcome> {
+    /// The inverse of [`Outcome::text`] (a result file's `result` field).
+    pub(crate) fn parse(s: &str) -> Option<Outcome> {
         if s == "cannot-finish" {
             return Some(Outcome::CannotFinish);
         }

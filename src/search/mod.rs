@@ -55,7 +55,8 @@
 //!   by the SIMD switch `WORDLE_TREE_SIMD`, the same results on each);
 //! - `bound.rs`: the objective and its admissible bounds, each derived in its doc;
 //! - `opener_bound.rs`: bounds on an opener's total before it is solved (measured by
-//!   `wordle-tree bounds`);
+//!   `wordle-tree bounds`); `parts.rs`: the least sum of independent states under a
+//!   cutoff (a fixed two-word start's parts);
 //! - `dominance.rs`: guesses skipped because a neighbour refines their partition;
 //! - `cores.rs`: proved bounds of candidate sets reused for their supersets;
 //! - `tt.rs`: the transposition table; `scratch.rs`: per-depth scratch and its pool;
@@ -79,6 +80,7 @@ mod groups;
 mod heap;
 mod kernels;
 pub mod opener_bound;
+pub mod parts;
 mod scan;
 mod scratch;
 mod state;

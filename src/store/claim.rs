@@ -50,9 +50,10 @@ pub const HEARTBEAT: Duration = Duration::from_secs(60);
 /// A claim not refreshed for this long is stale.
 pub const LEASE: Duration = Duration::from_secs(600);
 
-/// True for the name of a claim file.
+/// True for the name of a claim file (`claim.KEY.txt`): not the result file of an
+/// opener that is the word `claim` (`claim.normal.wordle.max6`), which starts alike.
 pub fn is_claim(name: &str) -> bool {
-    name.starts_with(PREFIX)
+    name.starts_with(PREFIX) && name.ends_with(".txt")
 }
 
 /// Who holds a claim.
@@ -450,6 +451,13 @@ mod tests {
         ));
         let requeued = Claimer::with_holder(dir.path(), holder("node2", 9, "slurm 77_3"), LEASE);
         assert_eq!(requeued.claim("u").unwrap(), None);
+    }
+
+    #[test]
+    fn the_result_file_of_the_word_claim_is_not_a_claim() {
+        assert!(is_claim("claim.BBBBB.txt"));
+        assert!(!is_claim("claim.normal.wordle.pair6"));
+        assert!(!is_claim("claim.hard.wordle.max6"));
     }
 
     #[test]

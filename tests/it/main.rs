@@ -27,6 +27,7 @@ mod next;
 mod no_tree;
 mod opener_tables;
 mod openers;
+mod pairs;
 mod players;
 mod proof;
 mod review;

@@ -1,0 +1,237 @@
+//! `pair --best`: the best fixed two-word start over every pair, proved (see
+//! `wordle_tree::jobs::pairs`); the progress bar, the timing report, how many pairs
+//! each bound level let through, the ranking of first guesses and the verdict line.
+
+use super::pair::PairArgs;
+use super::{describe, jobs, Ctx};
+use anyhow::{bail, Result};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use wordle_tree::game::mode_name;
+use wordle_tree::game::table::{FeedbackTable, Simd};
+use wordle_tree::game::word::Word;
+use wordle_tree::jobs::openers::all_openers;
+use wordle_tree::jobs::pairs::{self, Levels, PairsDir, Settings, Verdict};
+use wordle_tree::search::SolveError;
+use wordle_tree::store::opener_table::Entry;
+use wordle_tree::store::results::Shard;
+
+/// Rows of the ranking shown (extended to ties).
+const SHOWN: usize = 10;
+
+fn pairs_text(list: &[(Word, Word)]) -> String {
+    list.iter()
+        .map(|(a, b)| format!("{a} {b}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub(super) fn run(ctx: &Ctx, args: &PairArgs) -> Result<ExitCode> {
+    let game = ctx.game;
+    if args.merge && args.shard.is_some() {
+        bail!("--merge reads every shard's results: leave out --shard");
+    }
+    let results = args.results.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "best-pair.{}.{}",
+            game.list_tag(),
+            mode_name(ctx.hard)
+        ))
+    });
+    let shard = jobs::shard_of(args.shard)?;
+    let all = all_openers(game);
+    let mine = shard.unwrap_or(Shard::ALL).select(&all);
+    let dir = PairsDir::open(&results, game, ctx.hard, args.max_guesses)?;
+    // Level 1 of the sweep: each first guess's exact total, from the opener table
+    // (only for the game's own limit, the one the tables hold).
+    let table_floors = if args.max_guesses == wordle_tree::game::GAME_LIMIT {
+        super::opener_table(ctx)?
+    } else {
+        None
+    };
+    let floors = table_floors.as_ref().map(|(t, _)| {
+        pairs::floors_of(game, |w| {
+            t.get(w).map(|row| match row.entry {
+                Entry::Exact { total, .. } => Some(total),
+                Entry::CannotFinish => None,
+            })
+        })
+    });
+    let scope = match shard {
+        Some(s) if s.count > 1 => format!(
+            "the {} first guesses of shard {}/{} (each with all {} second guesses)",
+            mine.len(),
+            s.index,
+            s.count,
+            all.len()
+        ),
+        _ => format!("all {} x {} pairs", all.len(), all.len()),
+    };
+    outln!(
+        "pair --best: the least total of a fixed two-word start over {scope}; {}, at most {} guesses; first guesses' totals from {}; results in {}",
+        describe(game, ctx.hard),
+        args.max_guesses,
+        table_floors
+            .as_ref()
+            .map_or("their own solves".to_string(), |(_, p)| p.display().to_string()),
+        results.display()
+    );
+    let t = Instant::now();
+    if !args.merge {
+        let table = FeedbackTable::build(game);
+        let settings = Settings {
+            hard: ctx.hard,
+            max_guesses: args.max_guesses,
+            cutoff: args.cutoff,
+            threads: rayon::current_num_threads(),
+            memory_limit: super::memory_bytes(args.memory)?,
+        };
+        let (bar, show) = jobs::tally_bar(ctx.quiet, "pair");
+        let summary = pairs::sweep(
+            game,
+            &table,
+            floors.as_ref(),
+            &all,
+            &mine,
+            &dir,
+            &settings,
+            ctx.stop,
+            &show,
+        );
+        bar.finish_and_clear();
+        let summary = match summary {
+            // `SweepError::Solve` is transparent, so its source chain skips the
+            // interruption: match it by name.
+            Err(e)
+                if jobs::is_interrupted(&e)
+                    || matches!(e, pairs::SweepError::Solve(SolveError::Interrupted)) =>
+            {
+                return Ok(jobs::interrupted(Some(&results), "first guesses"))
+            }
+            other => other?,
+        };
+        let runs: Vec<(f64, String)> = summary
+            .computed
+            .iter()
+            .filter(|r| r.levels.seconds > 0 || floors.is_none())
+            .map(|r| (r.cpu_seconds, format!("{} {:.2} s", r.first, r.cpu_seconds)))
+            .collect();
+        jobs::sweep_report(
+            &summary.warnings,
+            shard,
+            summary.reused,
+            summary.cutoff,
+            t.elapsed().as_secs_f64(),
+            &runs,
+        )?;
+        outln!(
+            "SIMD path {}; {} threads",
+            Simd::current().name(),
+            rayon::current_num_threads()
+        );
+    } else {
+        let (_, warnings) = dir.scan()?;
+        for w in &warnings {
+            errln!("warning: {w}");
+        }
+    }
+    let (records, _) = dir.scan()?;
+    let firsts = if args.merge { &all } else { &mine };
+    // How far the pairs went, over every first guess with a record.
+    let mut levels = Levels::default();
+    let mut by_total = 0;
+    for g in firsts {
+        if let Some(r) = records.get(g) {
+            levels.add(&r.levels);
+            by_total += (r.levels.seconds == 0) as usize;
+        }
+    }
+    outln!(
+        "pairs: {by_total} first guesses dismissed by their own total (or their small buckets); {} second guesses looked at, {} past the count bound, {} past the parts' scans (searched), {} solved exactly below the cutoff",
+        levels.seconds,
+        levels.past_count,
+        levels.past_scan,
+        levels.exact
+    );
+    let (standing, verdict) = pairs::verdict(game, firsts, &records);
+    let shown = standing.shown(SHOWN);
+    if shown > 0 {
+        outln!(
+            "{:>5}  {:<6}  {:>7}  best second guesses",
+            "rank",
+            "first",
+            "total"
+        );
+    }
+    for (rank, v, w) in standing.ranked(shown) {
+        let seconds = game
+            .guess_id(w)
+            .and_then(|g| records.get(&g))
+            .map(|r| {
+                r.best_seconds
+                    .iter()
+                    .map(|w| w.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        outln!("{rank:>5}  {:<6}  {v:>7}  {seconds}", w.to_string());
+    }
+    if let Some((more, low, high)) = standing.beyond(shown) {
+        outln!("{more} more first guesses have exact best pairs ({low} to {high})");
+    }
+    if let Some(lb) = standing.least_bound {
+        outln!(
+            "{} first guesses proved to total at least {lb} with any second guess",
+            standing.dismissed
+        );
+    }
+    if standing.cannot_finish > 0 {
+        outln!(
+            "{} first guesses cannot find every answer within {} guesses",
+            standing.cannot_finish,
+            args.max_guesses
+        );
+    }
+    let what = describe(game, ctx.hard);
+    Ok(match verdict {
+        Verdict::Best { total, pairs } => {
+            outln!(
+                "PROVED: the best fixed two-word start totals {total} ({} on average): {} only ({what})",
+                wordle_tree::store::opener_table::average(total, game.n_answers()),
+                pairs_text(&pairs)
+            );
+            ExitCode::SUCCESS
+        }
+        Verdict::BestSome { total, pairs } => {
+            outln!(
+                "PROVED: the best fixed two-word start totals {total}: {} (others dismissed at the cutoff {total} may tie: rerun without --cutoff to list them all) ({what})",
+                pairs_text(&pairs)
+            );
+            ExitCode::SUCCESS
+        }
+        Verdict::AtLeast(lb) => {
+            outln!("REFUTED: every fixed two-word start totals at least {lb} ({what})");
+            ExitCode::from(1)
+        }
+        Verdict::NoneFinishes => {
+            outln!(
+                "REFUTED: no fixed two-word start finds every answer within {} guesses ({what})",
+                args.max_guesses
+            );
+            ExitCode::from(1)
+        }
+        Verdict::Incomplete => {
+            let best = standing
+                .exact
+                .first()
+                .map_or("none yet".to_string(), |&(v, w)| format!("{v} ({w} ...)"));
+            outln!(
+                "not yet a proof: {} first guesses have no result yet; best so far {best}: run the remaining shards or rerun",
+                standing.missing.len()
+            );
+            ExitCode::SUCCESS
+        }
+    })
+}

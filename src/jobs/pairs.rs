@@ -1,0 +1,619 @@
+//! `pair --best`: the best fixed two-word start, proved: over every first guess and
+//! every second guess, the least exact total of `crate::analysis::pair` (the first two
+//! guesses fixed whatever the feedback, the rest optimal), and every pair that
+//! attains it.
+//!
+//! Owns the sweep (one unit of [`crate::jobs::driver`] per first guess), its result
+//! files (kind [`KIND`] of [`crate::store::results`], one small file per first guess
+//! named `FIRST.MODE.LISTS.pairN`, written atomically, so a sweep resumes and shards
+//! merge by sharing the directory; pack them with `wordle-tree pack`) and the verdict.
+//! Uses `analysis::pair` (the pair's parts and bounds), a module of the same layer.
+//!
+//! **One unit, one first guess `g1`.** Its record is the least total over every
+//! second guess when that is below the cutoff (with every second guess attaining
+//! it), else a proved lower bound at least the cutoff. Three levels, each admissible:
+//!
+//! 1. **The first guess's own total.** A pair is one tree from `g1` (in hard mode
+//!    too: where the second guess is illegal the pair goes on optimally, which is
+//!    legal), so `pair(g1, g2) >= total(g1)`, the exact opener total: from the opener
+//!    table when one is given (`tables/<list>.<mode>.csv`), else from
+//!    [`Solver::opener_cost`] under the cutoff. A first guess whose total reaches
+//!    the cutoff is dismissed with it, no second guess looked at. In normal mode
+//!    also `total(g1) + s - 1`, `s` its buckets of one or two answers
+//!    ([`small_bucket_floor`]: the pair pays one more than the optimum on each such
+//!    bucket but the one holding `g2`).
+//! 2. **Counting parts** ([`second_bounds`]): for every second guess,
+//!    `n + sum over buckets b (|b| + sum over parts T (2|T| - 1))`, one pass over
+//!    the answers per second guess, left early once it must reach the cutoff.
+//!    Second guesses are taken in order of this bound; the first one at or above
+//!    the cutoff ends the unit (every later one is too).
+//! 3. **The parts' scans, then search** ([`pair_below`], [`Solver::parts_cost`]):
+//!    each part scanned (its least per-guess bound), the pair dismissed as soon as
+//!    the sum reaches the cutoff; otherwise the parts are searched with the slack the
+//!    others leave, which gives the exact total or a bound at least the cutoff.
+//!
+//! **Cutoff.** The least exact pair total known plus one (seeded by `--cutoff N` when
+//! lower), shared by the workers and lowered the moment a pair is solved exactly
+//! (not only when its unit ends), so pairs tied with the best are solved exactly and
+//! every other pair is dismissed with a bound above the best. Inside a unit the
+//! cutoff is also at most its own best + 1, so the unit's record is the exact least
+//! over its second guesses with all its ties. If the shared cutoff falls below a
+//! unit's own best meanwhile, the unit records a bound (its best and its dismissed
+//! pairs' least bound) instead: still a fact.
+//!
+//! **Order.** First guesses by their total (the opener table), else by the cheap
+//! one-level estimate, the [`PREPASS`] best of the whole list first in every shard,
+//! so a good cutoff comes early; the cutoff soon leaves only the first guesses below
+//! it to look at. Each worker keeps one [`Solver`] for its life: the parts of every
+//! second guess of one first guess are subsets of the same buckets, and the
+//! transposition table settles the ones met again.
+//!
+//! **Verdict** ([`verdict`]): with every first guess settled, the least exact total
+//! `m` is the best pair's when every dismissed first guess's bound is at least `m`,
+//! and the pairs listed at `m` are all of them when every bound is above `m`.
+//!
+//! Measured (docs/guide/bounds.md, original lists, normal mode): `parse clint` 8325
+//! proved the best in 340 thread CPU-s; level 1 and 1b leave 4690 first guesses, the
+//! count bound 31320 of their 60.8 M pairs, the scans 9; 0.046 s median per first
+//! guess, nearly all of it the count bound.
+//!
+//! Invariants: the best pair equals the minimum over every pair of
+//! `analysis::pair::pair_value` (tests: exhaustive evaluation on small random games,
+//! both modes; serial = sharded = resumed).
+
+use crate::analysis::pair::{pair_below, second_bounds, small_bucket_floor};
+use crate::game::table::FeedbackTable;
+use crate::game::word::Word;
+use crate::game::{Game, GuessId};
+use crate::jobs::driver::{self, order_by_estimate, OpenerJob, OpenerSweep, Queue, Stopwatch};
+pub use crate::jobs::driver::{Outcome, Standing, SweepError, Tally};
+use crate::search::bound::INFEASIBLE;
+use crate::search::{Config, OpenerCost, Solver};
+use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// The kind of result stored, one file per first guess (`FIRST.MODE.LISTS.pairN`).
+pub const KIND: Kind = Kind {
+    name: "best-pair",
+    file_tag: "pair",
+};
+
+/// How many of the most promising first guesses of the whole list every shard runs
+/// first.
+pub const PREPASS: usize = 2;
+
+/// How far the second guesses of one first guess went (module doc, levels 2 and 3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Levels {
+    /// Second guesses looked at (0 when the first guess's total dismissed it).
+    pub seconds: u64,
+    /// Of those, past the count bound (their parts scanned).
+    pub past_count: u64,
+    /// Of those, past the parts' scans (some part searched).
+    pub past_scan: u64,
+    /// Of those, solved exactly (below the cutoff).
+    pub exact: u64,
+}
+
+impl Levels {
+    pub fn add(&mut self, o: &Levels) {
+        self.seconds += o.seconds;
+        self.past_count += o.past_count;
+        self.past_scan += o.past_scan;
+        self.exact += o.exact;
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "{} {} {} {}",
+            self.seconds, self.past_count, self.past_scan, self.exact
+        )
+    }
+
+    fn parse(s: &str) -> Option<Levels> {
+        let v: Vec<u64> = s
+            .split(' ')
+            .map(|x| x.parse().ok())
+            .collect::<Option<_>>()?;
+        match v[..] {
+            [seconds, past_count, past_scan, exact]
+                if past_count <= seconds && past_scan <= past_count && exact <= past_count =>
+            {
+                Some(Levels {
+                    seconds,
+                    past_count,
+                    past_scan,
+                    exact,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// One first guess's stored result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub first: Word,
+    /// The least pair total from `first` (exact), or a bound.
+    pub outcome: Outcome,
+    /// With an exact outcome: every second guess attaining it, alphabetical.
+    pub best_seconds: Vec<Word>,
+    /// The cutoff it was searched under at the end (`None`: none).
+    pub cutoff: Option<u64>,
+    pub levels: Levels,
+    pub seconds: f64,
+    /// CPU time of the worker thread (0 where unknown).
+    pub cpu_seconds: f64,
+}
+
+/// The best-pair result files of one game, mode and guess limit in a directory.
+pub struct PairsDir<'a> {
+    pub dir: ResultsDir,
+    game: &'a Game,
+}
+
+impl<'a> PairsDir<'a> {
+    /// Opens (creating it if needed) the directory of `pair --best` results.
+    pub fn open(
+        path: &Path,
+        game: &'a Game,
+        hard: bool,
+        max_guesses: u8,
+    ) -> Result<PairsDir<'a>, ResultsError> {
+        Ok(PairsDir {
+            dir: ResultsDir::open(path, KIND, game, hard, max_guesses)?,
+            game,
+        })
+    }
+
+    /// Every usable record by first guess, and one warning per file that is not
+    /// (named; its first guess is searched again).
+    pub fn scan(&self) -> Result<(BTreeMap<GuessId, Record>, Vec<String>), ResultsError> {
+        let found = self.dir.scan()?;
+        let mut warnings = found.warnings;
+        let mut records = BTreeMap::new();
+        for (stem, f) in &found.files {
+            match self.record(stem, f) {
+                Ok((g, r)) => {
+                    records.insert(g, r);
+                }
+                Err(why) => warnings.push(format!(
+                    "{}: malformed result file: {why} (ignored)",
+                    self.dir.file(stem).display()
+                )),
+            }
+        }
+        Ok((records, warnings))
+    }
+
+    fn word(&self, s: &str, what: &str) -> Result<(GuessId, Word), String> {
+        let word = Word::parse(s).map_err(|e| format!("{what}: {e}"))?;
+        let g = self
+            .game
+            .guess_id(word)
+            .ok_or_else(|| format!("{what} '{word}' is not an allowed guess"))?;
+        Ok((g, word))
+    }
+
+    fn record(&self, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
+        let get = |k: &str| f.get(k).ok_or_else(|| format!("missing '{k}'"));
+        let float = |k: &str| -> Result<f64, String> {
+            get(k)?
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| format!("'{k}' is not a number"))
+        };
+        let first = get("first")?;
+        if first != stem {
+            return Err(format!(
+                "holds first guess '{}' but is named for '{stem}'",
+                crate::game::echo::echo(first)
+            ));
+        }
+        let (g, first) = self.word(first, "first guess")?;
+        let result = get("result")?;
+        let outcome = Outcome::parse(result).ok_or_else(|| {
+            format!(
+                "result '{}' is not 'exact N', 'at-least N' or 'cannot-finish'",
+                crate::game::echo::echo(result)
+            )
+        })?;
+        let cutoff = match get("cutoff")? {
+            "none" => None,
+            c => Some(
+                c.parse::<u64>()
+                    .map_err(|_| "'cutoff' is not a whole number".to_string())?,
+            ),
+        };
+        match (outcome, cutoff) {
+            (Outcome::AtLeast(lb), Some(c)) if lb < c => {
+                return Err(format!(
+                    "a lower bound {lb} below its cutoff {c} proves nothing"
+                ))
+            }
+            (Outcome::AtLeast(_), None) => return Err("a lower bound without a cutoff".into()),
+            _ => {}
+        }
+        let best_seconds = match get("best_seconds")? {
+            "-" => Vec::new(),
+            s => s
+                .split(',')
+                .map(|w| self.word(w, "second guess").map(|(_, w)| w))
+                .collect::<Result<Vec<_>, _>>()?,
+        };
+        if matches!(outcome, Outcome::Exact(_)) == best_seconds.is_empty() {
+            return Err("an exact result names its second guesses, and only it".into());
+        }
+        let levels = Levels::parse(get("levels")?).ok_or_else(|| {
+            "'levels' is not four counts, each at most the one before".to_string()
+        })?;
+        Ok((
+            g,
+            Record {
+                first,
+                outcome,
+                best_seconds,
+                cutoff,
+                levels,
+                seconds: float("seconds")?,
+                cpu_seconds: float("cpu_seconds")?,
+            },
+        ))
+    }
+
+    /// Writes one record atomically; the error names the file.
+    pub fn write(&self, r: &Record) -> Result<(), ResultsError> {
+        let mut f = ResultFile::new(self.dir.header().clone());
+        let seconds = if r.best_seconds.is_empty() {
+            "-".to_string()
+        } else {
+            r.best_seconds
+                .iter()
+                .map(|w| w.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        f.set("first", r.first)
+            .set("result", r.outcome.text())
+            .set("best_seconds", seconds)
+            .set("cutoff", r.cutoff.map_or("none".into(), |c| c.to_string()))
+            .set("levels", r.levels.text())
+            .set("seconds", format!("{:.3}", r.seconds))
+            .set("cpu_seconds", format!("{:.3}", r.cpu_seconds));
+        self.dir.write(r.first.as_str(), &f)
+    }
+}
+
+/// Settings of one sweep.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub hard: bool,
+    pub max_guesses: u8,
+    /// A seed for the cutoff (the least exact total + 1 replaces it when lower).
+    pub cutoff: Option<u64>,
+    pub threads: usize,
+    /// Memory for the transposition tables and scratch, shared equally by the workers.
+    pub memory_limit: usize,
+}
+
+/// Each first guess's exact opener total (`None`: not known, solved in its unit),
+/// indexed by guess id; `Some(u64::MAX)` for one that cannot finish.
+pub type Floors = Vec<Option<u64>>;
+
+/// What a sweep did.
+#[derive(Debug)]
+pub struct Summary {
+    /// Records computed by this run, in completion order.
+    pub computed: Vec<Record>,
+    pub reused: usize,
+    /// The cutoff at the end (`None`: none).
+    pub cutoff: Option<u64>,
+    pub warnings: Vec<String>,
+}
+
+/// The order first guesses are taken in: the [`PREPASS`] best of `all` first, then
+/// the rest of `mine`, each by its floor (known totals first), then by estimate.
+pub fn plan(
+    game: &Game,
+    table: &FeedbackTable,
+    floors: Option<&Floors>,
+    all: &[GuessId],
+    mine: &[GuessId],
+    max_guesses: u8,
+) -> Vec<GuessId> {
+    let order = |set: &[GuessId]| -> Vec<GuessId> {
+        let by_estimate = order_by_estimate(game, table, set, max_guesses);
+        let rank: BTreeMap<GuessId, usize> = by_estimate
+            .iter()
+            .enumerate()
+            .map(|(i, &g)| (g, i))
+            .collect();
+        let mut v = by_estimate;
+        v.sort_by_key(|g| {
+            (
+                floors.and_then(|f| f[g.index()]).unwrap_or(u64::MAX),
+                rank[g],
+            )
+        });
+        v
+    };
+    let first: Vec<GuessId> = order(all).into_iter().take(PREPASS).collect();
+    let rest: Vec<GuessId> = mine
+        .iter()
+        .copied()
+        .filter(|g| !first.contains(g))
+        .collect();
+    first.into_iter().chain(order(&rest)).collect()
+}
+
+/// Settles every first guess of `mine` (after the [`PREPASS`] best of `all`),
+/// reusing and writing the result files of `dir`. `progress` is called after each.
+#[allow(clippy::too_many_arguments)]
+pub fn sweep(
+    game: &Game,
+    table: &FeedbackTable,
+    floors: Option<&Floors>,
+    all: &[GuessId],
+    mine: &[GuessId],
+    dir: &PairsDir,
+    settings: &Settings,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(&Tally) + Sync),
+) -> Result<Summary, SweepError> {
+    let (records, warnings) = dir.scan()?;
+    let queue = Queue::singles(plan(game, table, floors, all, mine, settings.max_guesses));
+    let best_stored = records
+        .values()
+        .filter_map(|r| match r.outcome {
+            Outcome::Exact(v) => Some(v),
+            _ => None,
+        })
+        .min();
+    let first = match (settings.cutoff, best_stored.map(|b| b + 1)) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let threads = settings.threads.max(1).min(queue.units.len().max(1));
+    let job = PairJob {
+        game,
+        table,
+        floors,
+        dir,
+        stop,
+        config: Config {
+            max_guesses: settings.max_guesses,
+            hard: settings.hard,
+            memory_limit: settings.memory_limit / threads,
+            ..Config::default()
+        },
+        live: AtomicU64::new(first.unwrap_or(u64::MAX)),
+    };
+    let total = queue.units.len();
+    let sweep = OpenerSweep::new(job, &dir.dir, records, first, total, progress);
+    let ran = driver::run(&sweep, &queue, threads, stop)?;
+    let (computed, cutoff) = sweep.finish();
+    Ok(Summary {
+        computed,
+        reused: ran.reused,
+        cutoff,
+        warnings,
+    })
+}
+
+/// The sweep as an [`OpenerJob`].
+struct PairJob<'a> {
+    game: &'a Game,
+    table: &'a FeedbackTable,
+    floors: Option<&'a Floors>,
+    dir: &'a PairsDir<'a>,
+    stop: &'a AtomicBool,
+    config: Config,
+    /// The least exact pair total + 1 found by any worker, lowered mid-unit.
+    live: AtomicU64,
+}
+
+impl PairJob<'_> {
+    fn cutoff(&self, given: Option<u64>) -> Option<u64> {
+        let live = self.live.load(Ordering::Relaxed);
+        let c = given.unwrap_or(u64::MAX).min(live);
+        (c != u64::MAX).then_some(c)
+    }
+}
+
+/// The least of two optional cutoffs (`None`: none).
+fn least(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+impl<'a> OpenerJob for PairJob<'a> {
+    type Worker = Solver<'a>;
+    type Record = Record;
+    type Error = SweepError;
+
+    fn worker(&self) -> Solver<'a> {
+        Solver::new(self.game, self.table, self.config.clone()).with_stop(self.stop)
+    }
+
+    fn outcome(r: &Record) -> Outcome {
+        r.outcome
+    }
+
+    fn reusable(&self, r: &Record, cutoff: Option<u64>) -> bool {
+        r.outcome.decides(cutoff)
+    }
+
+    fn solve(
+        &self,
+        solver: &mut Solver<'a>,
+        g1: GuessId,
+        given: Option<u64>,
+    ) -> Result<Record, SweepError> {
+        let clock = Stopwatch::start();
+        let inf = INFEASIBLE as u64;
+        let mut levels = Levels::default();
+        let done = |outcome, best_seconds, cutoff, levels| Record {
+            first: self.game.guesses[g1.index()],
+            outcome,
+            best_seconds,
+            cutoff,
+            levels,
+            seconds: clock.seconds(),
+            cpu_seconds: clock.cpu_seconds(),
+        };
+        // Level 1: the first guess's own total.
+        let c = self.cutoff(given);
+        let floor = match self.floors.and_then(|f| f[g1.index()]) {
+            Some(v) => v,
+            None => match solver.opener_cost(g1, c)? {
+                OpenerCost::Exact(v) | OpenerCost::AtLeast(v) if v >= inf => u64::MAX,
+                OpenerCost::Exact(v) => v,
+                OpenerCost::AtLeast(v) => v,
+            },
+        };
+        if floor == u64::MAX {
+            return Ok(done(Outcome::CannotFinish, vec![], c, levels));
+        }
+        if c.is_some_and(|c| floor >= c) {
+            return Ok(done(Outcome::AtLeast(floor), vec![], c, levels));
+        }
+        // Level 1b (normal mode): its buckets of one or two answers.
+        let floor = if self.config.hard {
+            floor
+        } else {
+            small_bucket_floor(self.table, g1, floor)
+        };
+        if c.is_some_and(|c| floor >= c) {
+            return Ok(done(Outcome::AtLeast(floor), vec![], c, levels));
+        }
+        // Level 2: every second guess's count bound, least first.
+        let bounds = second_bounds(self.game, self.table, self.config.hard, g1, c);
+        let mut order: Vec<usize> = (0..bounds.len()).collect();
+        order.sort_by_key(|&g| (bounds[g], g));
+        let mut best: Option<u64> = None;
+        let mut best_seconds: Vec<Word> = Vec::new();
+        // The least bound of every second guess not solved exactly below the cutoff.
+        let mut other = u64::MAX;
+        let mut local = c;
+        for &g2 in &order {
+            local = least(self.cutoff(given), best.map(|b| b + 1));
+            let b = bounds[g2];
+            levels.seconds += 1;
+            if local.is_some_and(|c| b >= c) {
+                other = other.min(b);
+                break;
+            }
+            levels.past_count += 1;
+            // Level 3: the parts' scans, then search.
+            let r = pair_below(solver, self.table, g1, GuessId::new(g2), local)?;
+            levels.past_scan += r.searched as u64;
+            match r.cost {
+                OpenerCost::Exact(v) if v < inf => {
+                    levels.exact += 1;
+                    let w2 = self.game.guesses[g2];
+                    if best.is_none_or(|b| v < b) {
+                        best = Some(v);
+                        best_seconds = vec![w2];
+                    } else if best == Some(v) {
+                        best_seconds.push(w2);
+                    }
+                    self.live.fetch_min(v + 1, Ordering::Relaxed);
+                }
+                OpenerCost::Exact(v) | OpenerCost::AtLeast(v) => other = other.min(v.max(b)),
+            }
+        }
+        let end = least(self.cutoff(given), best.map(|b| b + 1)).or(local);
+        best_seconds.sort();
+        let outcome = match best {
+            Some(v) if end.is_none_or(|c| v < c) => Outcome::Exact(v),
+            Some(v) => Outcome::AtLeast(v.min(other).max(floor)),
+            None if other >= inf => Outcome::CannotFinish,
+            None => Outcome::AtLeast(other.max(floor)),
+        };
+        if !matches!(outcome, Outcome::Exact(_)) {
+            best_seconds.clear();
+        }
+        Ok(done(outcome, best_seconds, end, levels))
+    }
+
+    fn write(&self, _: GuessId, r: &Record) -> Result<(), SweepError> {
+        Ok(self.dir.write(r)?)
+    }
+
+    fn cutoff_after(&self, v: u64) -> Option<u64> {
+        Some(v + 1)
+    }
+}
+
+/// What the records of a sweep prove over a set of first guesses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The best pair total, and every pair attaining it (first, second).
+    Best {
+        total: u64,
+        pairs: Vec<(Word, Word)>,
+    },
+    /// The best total, but pairs dismissed at a bound equal to it might tie (a
+    /// seeded cutoff at the best): those listed are only some of them.
+    BestSome {
+        total: u64,
+        pairs: Vec<(Word, Word)>,
+    },
+    /// No exact total: every pair totals at least this (or cannot finish).
+    AtLeast(u64),
+    /// No pair finds every answer within the guesses.
+    NoneFinishes,
+    /// Some first guesses have no result yet.
+    Incomplete,
+}
+
+/// The [`Standing`] of the first guesses `firsts` (their best pair totals, best
+/// first) and what it proves (module doc).
+pub fn verdict(
+    game: &Game,
+    firsts: &[GuessId],
+    records: &BTreeMap<GuessId, Record>,
+) -> (Standing, Verdict) {
+    let s = Standing::new(game, firsts, |g| records.get(&g).map(|r| r.outcome));
+    let v = if !s.missing.is_empty() {
+        Verdict::Incomplete
+    } else if let Some(&(m, _)) = s.exact.first() {
+        let pairs: Vec<(Word, Word)> = s
+            .exact
+            .iter()
+            .take_while(|e| e.0 == m)
+            .flat_map(|&(_, w1)| {
+                let g = game
+                    .guess_id(w1)
+                    .expect("a record's first guess is allowed");
+                records[&g].best_seconds.iter().map(move |&w2| (w1, w2))
+            })
+            .collect();
+        match s.least_bound {
+            Some(lb) if lb < m => Verdict::AtLeast(lb),
+            Some(lb) if lb == m => Verdict::BestSome { total: m, pairs },
+            _ => Verdict::Best { total: m, pairs },
+        }
+    } else {
+        match s.least_bound {
+            Some(lb) => Verdict::AtLeast(lb),
+            None => Verdict::NoneFinishes,
+        }
+    };
+    (s, v)
+}
+
+/// Each first guess's exact opener total from an opener table's entries (the
+/// floors of level 1), by guess id.
+pub fn floors_of(game: &Game, entries: impl Fn(Word) -> Option<Option<u64>>) -> Floors {
+    game.guesses
+        .iter()
+        .map(|&w| entries(w).map(|e| e.unwrap_or(u64::MAX)))
+        .collect()
+}
