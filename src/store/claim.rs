@@ -20,7 +20,9 @@
 //! - its holder was an earlier run of this very scheduler task (a requeued Slurm
 //!   array task, a replaced pod): the scheduler runs one at a time.
 //!
-//! A claim that cannot be read yet (created, not yet written) counts as live until the
+//! A claim appears whole (written to a temporary file, then hard-linked to its name;
+//! see `Claimer::create`). One that cannot be read (damaged, or written in place on a
+//! file system without hard links) counts as live until the
 //! lease runs out.
 //!
 //! **Invariant: claims never decide a result.** A unit is done exactly when its unit
@@ -277,7 +279,37 @@ impl Claimer {
         Ok(Some(Taken::Busy(None)))
     }
 
+    /// Creates the claim at `path` whole or not at all: the holder's text is written to
+    /// a temporary dot file first and then hard-linked to the claim's name, which fails
+    /// with `AlreadyExists` when the claim is there (as `O_EXCL` does, on NFS too). So a
+    /// process killed while claiming leaves no empty claim, which others would have to
+    /// treat as live for the whole lease. Where the file system has no hard links the
+    /// claim is created with `O_EXCL` and written in place.
     fn create(&self, path: &Path) -> std::io::Result<()> {
+        static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let tmp = path.with_file_name(format!(
+            ".{name}.{}.{}.tmp",
+            std::process::id(),
+            SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        let written = std::fs::File::create(&tmp).and_then(|mut f| {
+            f.write_all(self.me.text().as_bytes())?;
+            f.sync_all()
+        });
+        let linked = written.and_then(|()| std::fs::hard_link(&tmp, path));
+        let _ = std::fs::remove_file(&tmp);
+        match linked {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(e),
+            Err(_) => self.create_in_place(path),
+        }
+    }
+
+    /// `Claimer::create` without a hard link: `O_EXCL`, then the text.
+    fn create_in_place(&self, path: &Path) -> std::io::Result<()> {
         let mut f = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
