@@ -257,8 +257,11 @@ pub trait OpenerJob: Sync {
     fn worker(&self) -> Self::Worker;
     /// What a record proves.
     fn outcome(r: &Self::Record) -> Outcome;
-    /// Whether a stored record settles its opener under `cutoff`.
-    fn reusable(&self, r: &Self::Record, cutoff: Option<u64>) -> bool;
+    /// Whether a stored record settles its opener under `cutoff` (by default when its
+    /// outcome [`Outcome::decides`] it).
+    fn reusable(&self, r: &Self::Record, cutoff: Option<u64>) -> bool {
+        Self::outcome(r).decides(cutoff)
+    }
     /// Searches `opener` under `cutoff`.
     fn solve(
         &self,
@@ -269,8 +272,10 @@ pub trait OpenerJob: Sync {
     /// Writes a searched record atomically.
     fn write(&self, opener: GuessId, r: &Self::Record) -> Result<(), Self::Error>;
     /// The cutoff once a new exact cost `v` is known (it only falls: a higher one is
-    /// ignored); `None`: no cutoff yet.
-    fn cutoff_after(&self, v: u64) -> Option<u64>;
+    /// ignored); `None`: no cutoff yet. By default `v + 1`: the least exact cost + 1.
+    fn cutoff_after(&self, v: u64) -> Option<u64> {
+        Some(v + 1)
+    }
 }
 
 /// An [`OpenerJob`] with the state every cutoff sweep keeps; the [`Job`] of one
@@ -319,10 +324,56 @@ impl<'a, J: OpenerJob> OpenerSweep<'a, J> {
         }
     }
 
-    /// The records computed (in completion order) and the last cutoff.
-    pub fn finish(self) -> (Vec<J::Record>, Option<u64>) {
-        (self.computed.into_inner().unwrap(), self.cutoff.get())
+    /// Settles the units of `queue` on `threads` workers ([`run`]); `warnings`: what
+    /// the directory scan could not use, passed through.
+    pub fn run(
+        self,
+        queue: &Queue<GuessId>,
+        threads: usize,
+        stop: &AtomicBool,
+        warnings: Vec<String>,
+    ) -> Result<Summary<J::Record>, J::Error> {
+        let ran = run(&self, queue, threads, stop)?;
+        Ok(Summary {
+            computed: self.computed.into_inner().unwrap(),
+            reused: ran.reused,
+            cutoff: self.cutoff.get(),
+            warnings,
+        })
     }
+}
+
+/// What a cutoff sweep ([`OpenerSweep::run`]) did.
+#[derive(Debug)]
+pub struct Summary<R> {
+    /// Records computed by this run (not the reused ones), in completion order.
+    pub computed: Vec<R>,
+    /// Units settled from a stored record.
+    pub reused: usize,
+    /// The cutoff at the end (`None`: none).
+    pub cutoff: Option<u64>,
+    /// One per result file that could not be used (named; its unit searched again).
+    pub warnings: Vec<String>,
+}
+
+/// The least of two optional cutoffs (`None`: none).
+pub fn least(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The first cutoff of a sweep whose cutoff is the least exact value + 1: that of
+/// the `stored` outcomes, or `seed` when lower.
+pub fn least_plus_one(seed: Option<u64>, stored: impl Iterator<Item = Outcome>) -> Option<u64> {
+    let best = stored
+        .filter_map(|o| match o {
+            Outcome::Exact(v) => Some(v),
+            _ => None,
+        })
+        .min();
+    least(seed, best.map(|b| b + 1))
 }
 
 impl<J: OpenerJob> Job for OpenerSweep<'_, J> {

@@ -206,15 +206,7 @@ pub struct Settings {
 }
 
 /// What a sweep did.
-#[derive(Debug)]
-pub struct Summary {
-    /// Records computed by this run, in completion order.
-    pub computed: Vec<Record>,
-    pub reused: usize,
-    /// The cutoff at the end (`None`: none).
-    pub cutoff: Option<u64>,
-    pub warnings: Vec<String>,
-}
+pub type Summary = driver::Summary<Record>;
 
 /// The solver configuration of a sweep (one per worker).
 pub fn config(depth: u8, hard: bool, memory_limit: usize) -> Config {
@@ -258,17 +250,7 @@ pub fn sweep(
 ) -> Result<Summary, SweepError> {
     let (records, warnings) = dir.scan()?;
     let queue = Queue::singles(prepass_plan(game, table, all, mine, PREPASS, GAME_LIMIT));
-    let best_stored = records
-        .values()
-        .filter_map(|r| match r.outcome {
-            Outcome::Exact(v) => Some(v),
-            _ => None,
-        })
-        .min();
-    let first = match (settings.cutoff, best_stored.map(|b| b + 1)) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
+    let first = driver::least_plus_one(settings.cutoff, records.values().map(|r| r.outcome));
     let threads = settings.threads.max(1).min(queue.units.len().max(1));
     let job = OverJob {
         game,
@@ -282,15 +264,8 @@ pub fn sweep(
         ),
     };
     let total = queue.units.len();
-    let sweep = OpenerSweep::new(job, &dir.dir, records, first, total, progress);
-    let ran = driver::run(&sweep, &queue, threads, stop)?;
-    let (computed, cutoff) = sweep.finish();
-    Ok(Summary {
-        computed,
-        reused: ran.reused,
-        cutoff,
-        warnings,
-    })
+    OpenerSweep::new(job, &dir.dir, records, first, total, progress)
+        .run(&queue, threads, stop, warnings)
 }
 
 /// The min-over sweep as an [`OpenerJob`].
@@ -315,10 +290,6 @@ impl<'a> OpenerJob for OverJob<'a> {
         r.outcome
     }
 
-    fn reusable(&self, r: &Record, cutoff: Option<u64>) -> bool {
-        r.outcome.decides(cutoff)
-    }
-
     fn solve(
         &self,
         solver: &mut Solver<'a>,
@@ -338,10 +309,6 @@ impl<'a> OpenerJob for OverJob<'a> {
 
     fn write(&self, _: GuessId, r: &Record) -> Result<(), SweepError> {
         Ok(self.dir.write(r)?)
-    }
-
-    fn cutoff_after(&self, v: u64) -> Option<u64> {
-        Some(v + 1)
     }
 }
 

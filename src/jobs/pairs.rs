@@ -65,7 +65,9 @@ use crate::analysis::pair::{pair_below, second_bounds, small_bucket_floor};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::jobs::driver::{self, order_by_estimate, OpenerJob, OpenerSweep, Queue, Stopwatch};
+use crate::jobs::driver::{
+    self, least, order_by_estimate, OpenerJob, OpenerSweep, Queue, Stopwatch,
+};
 pub use crate::jobs::driver::{Outcome, Standing, SweepError, Tally};
 use crate::search::bound::INFEASIBLE;
 use crate::search::{Config, OpenerCost, Solver};
@@ -305,15 +307,7 @@ pub struct Settings {
 pub type Floors = Vec<Option<u64>>;
 
 /// What a sweep did.
-#[derive(Debug)]
-pub struct Summary {
-    /// Records computed by this run, in completion order.
-    pub computed: Vec<Record>,
-    pub reused: usize,
-    /// The cutoff at the end (`None`: none).
-    pub cutoff: Option<u64>,
-    pub warnings: Vec<String>,
-}
+pub type Summary = driver::Summary<Record>;
 
 /// The order first guesses are taken in: the [`PREPASS`] best of `all` first, then
 /// the rest of `mine`, each by its floor (known totals first), then by estimate.
@@ -366,17 +360,7 @@ pub fn sweep(
 ) -> Result<Summary, SweepError> {
     let (records, warnings) = dir.scan()?;
     let queue = Queue::singles(plan(game, table, floors, all, mine, settings.max_guesses));
-    let best_stored = records
-        .values()
-        .filter_map(|r| match r.outcome {
-            Outcome::Exact(v) => Some(v),
-            _ => None,
-        })
-        .min();
-    let first = match (settings.cutoff, best_stored.map(|b| b + 1)) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
+    let first = driver::least_plus_one(settings.cutoff, records.values().map(|r| r.outcome));
     let threads = settings.threads.max(1).min(queue.units.len().max(1));
     let job = PairJob {
         game,
@@ -393,15 +377,8 @@ pub fn sweep(
         live: AtomicU64::new(first.unwrap_or(u64::MAX)),
     };
     let total = queue.units.len();
-    let sweep = OpenerSweep::new(job, &dir.dir, records, first, total, progress);
-    let ran = driver::run(&sweep, &queue, threads, stop)?;
-    let (computed, cutoff) = sweep.finish();
-    Ok(Summary {
-        computed,
-        reused: ran.reused,
-        cutoff,
-        warnings,
-    })
+    OpenerSweep::new(job, &dir.dir, records, first, total, progress)
+        .run(&queue, threads, stop, warnings)
 }
 
 /// The sweep as an [`OpenerJob`].
@@ -424,14 +401,6 @@ impl PairJob<'_> {
     }
 }
 
-/// The least of two optional cutoffs (`None`: none).
-fn least(a: Option<u64>, b: Option<u64>) -> Option<u64> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
 impl<'a> OpenerJob for PairJob<'a> {
     type Worker = Solver<'a>;
     type Record = Record;
@@ -443,10 +412,6 @@ impl<'a> OpenerJob for PairJob<'a> {
 
     fn outcome(r: &Record) -> Outcome {
         r.outcome
-    }
-
-    fn reusable(&self, r: &Record, cutoff: Option<u64>) -> bool {
-        r.outcome.decides(cutoff)
     }
 
     fn solve(
@@ -544,10 +509,6 @@ impl<'a> OpenerJob for PairJob<'a> {
 
     fn write(&self, _: GuessId, r: &Record) -> Result<(), SweepError> {
         Ok(self.dir.write(r)?)
-    }
-
-    fn cutoff_after(&self, v: u64) -> Option<u64> {
-        Some(v + 1)
     }
 }
 

@@ -54,7 +54,7 @@ fn run_shard(
     let mut scan = proof::scan_dir(game, table, plan, dir).unwrap();
     let before = scan.done.len();
     let todo = plan.shard(shard.0, shard.1);
-    proof::run_units(&s, table, plan, dir, &mut scan, &todo, &NEVER, &|_| {}).unwrap();
+    proof::run_units(&s, table, plan, dir, &mut scan, &todo, &[], &NEVER, &|_| {}).unwrap();
     scan.done.len() - before
 }
 
@@ -387,7 +387,18 @@ fn foreign_unit_files_are_refused_by_name() {
             );
             let mut sc = scan(&game, &table, other, d.path());
             let todo = other.shard(1, 1);
-            proof::run_units(&s, &table, other, d.path(), &mut sc, &todo, &NEVER, &|_| {}).unwrap();
+            proof::run_units(
+                &s,
+                &table,
+                other,
+                d.path(),
+                &mut sc,
+                &todo,
+                &[],
+                &NEVER,
+                &|_| {},
+            )
+            .unwrap();
             sc.done.len()
         } else {
             run_shard(&game, &table, other, d.path(), (1, 1))

@@ -93,7 +93,7 @@ fn balanced_shards(
                             solved.lock().unwrap().push(key.clone());
                         }
                     };
-                    proof::run_units_balanced(
+                    proof::run_units(
                         &sv, table, plan, dir, &mut scan, &todo, &others, &NEVER, &note,
                     )
                     .unwrap();
@@ -158,7 +158,7 @@ fn one_shard(
     let others: Vec<usize> = (0..plan.units.len())
         .filter(|p| !todo.contains(p))
         .collect();
-    proof::run_units_balanced(
+    proof::run_units(
         &sv,
         table,
         plan,

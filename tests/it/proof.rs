@@ -46,7 +46,7 @@ fn run_shard(
     let mut scan = proof::scan_dir(game, table, plan, dir).unwrap();
     let before = scan.done.len();
     let todo = plan.shard(shard.0, shard.1);
-    proof::run_units(&s, table, plan, dir, &mut scan, &todo, &NEVER, &|_| {}).unwrap();
+    proof::run_units(&s, table, plan, dir, &mut scan, &todo, &[], &NEVER, &|_| {}).unwrap();
     scan.done.len() - before
 }
 
@@ -310,6 +310,7 @@ fn an_interrupted_run_writes_no_unit() {
         dir.path(),
         &mut sc,
         &todo,
+        &[],
         &stop,
         &|_| {},
     );
@@ -752,6 +753,7 @@ fn a_journal_of_another_proof_is_refused_and_a_damaged_one_ignored() {
         dir.path(),
         &mut sc,
         &[0],
+        &[],
         &NEVER,
         &|_| {},
     )
