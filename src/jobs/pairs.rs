@@ -5,7 +5,8 @@
 //!
 //! Owns the sweep (one unit of [`crate::jobs::driver`] per first guess), its result
 //! files (kind [`KIND`] of [`crate::store::results`], one small file per first guess
-//! named `FIRST.MODE.LISTS.pairN`, written atomically, so a sweep resumes and shards
+//! named `FIRST.MODE.LISTS.pairN`, written atomically through [`driver::SweepDir`], so
+//! a sweep resumes and shards
 //! merge by sharing the directory; pack them with `wordle-tree pack`) and the verdict.
 //! Uses `analysis::pair` (the pair's parts and bounds), a module of the same layer.
 //!
@@ -71,9 +72,8 @@ use crate::jobs::driver::{
 pub use crate::jobs::driver::{Outcome, Standing, SweepError, Tally};
 use crate::search::bound::INFEASIBLE;
 use crate::search::{Config, OpenerCost, Solver};
-use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
+use crate::store::results::{Kind, ResultFile};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The kind of result stored, one file per first guess (`FIRST.MODE.LISTS.pairN`).
@@ -152,99 +152,19 @@ pub struct Record {
 }
 
 /// The best-pair result files of one game, mode and guess limit in a directory.
-pub struct PairsDir<'a> {
-    pub dir: ResultsDir,
-    game: &'a Game,
-}
+pub type PairsDir<'a> = driver::SweepDir<'a, Record>;
 
-impl<'a> PairsDir<'a> {
-    /// Opens (creating it if needed) the directory of `pair --best` results.
-    pub fn open(
-        path: &Path,
-        game: &'a Game,
-        hard: bool,
-        max_guesses: u8,
-    ) -> Result<PairsDir<'a>, ResultsError> {
-        Ok(PairsDir {
-            dir: ResultsDir::open(path, KIND, game, hard, max_guesses)?,
-            game,
-        })
-    }
+impl driver::SweepRecord for Record {
+    const KIND: Kind = KIND;
 
-    /// Every usable record by first guess, and one warning per file that is not
-    /// (named; its first guess is searched again).
-    pub fn scan(&self) -> Result<(BTreeMap<GuessId, Record>, Vec<String>), ResultsError> {
-        let found = self.dir.scan()?;
-        let mut warnings = found.warnings;
-        let mut records = BTreeMap::new();
-        for (stem, f) in &found.files {
-            match self.record(stem, f) {
-                Ok((g, r)) => {
-                    records.insert(g, r);
-                }
-                Err(why) => warnings.push(format!(
-                    "{}: malformed result file: {why} (ignored)",
-                    self.dir.file(stem).display()
-                )),
-            }
-        }
-        Ok((records, warnings))
-    }
-
-    fn word(&self, s: &str, what: &str) -> Result<(GuessId, Word), String> {
-        let word = Word::parse(s).map_err(|e| format!("{what}: {e}"))?;
-        let g = self
-            .game
-            .guess_id(word)
-            .ok_or_else(|| format!("{what} '{word}' is not an allowed guess"))?;
-        Ok((g, word))
-    }
-
-    fn record(&self, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
+    fn read(game: &Game, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
         let get = |k: &str| f.get(k).ok_or_else(|| format!("missing '{k}'"));
-        let float = |k: &str| -> Result<f64, String> {
-            get(k)?
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x >= 0.0)
-                .ok_or_else(|| format!("'{k}' is not a number"))
-        };
-        let first = get("first")?;
-        if first != stem {
-            return Err(format!(
-                "holds first guess '{}' but is named for '{stem}'",
-                crate::game::echo::echo(first)
-            ));
-        }
-        let (g, first) = self.word(first, "first guess")?;
-        let result = get("result")?;
-        let outcome = Outcome::parse(result).ok_or_else(|| {
-            format!(
-                "result '{}' is not 'exact N', 'at-least N' or 'cannot-finish'",
-                crate::game::echo::echo(result)
-            )
-        })?;
-        let cutoff = match get("cutoff")? {
-            "none" => None,
-            c => Some(
-                c.parse::<u64>()
-                    .map_err(|_| "'cutoff' is not a whole number".to_string())?,
-            ),
-        };
-        match (outcome, cutoff) {
-            (Outcome::AtLeast(lb), Some(c)) if lb < c => {
-                return Err(format!(
-                    "a lower bound {lb} below its cutoff {c} proves nothing"
-                ))
-            }
-            (Outcome::AtLeast(_), None) => return Err("a lower bound without a cutoff".into()),
-            _ => {}
-        }
+        let (g, first, outcome, cutoff) = driver::read_head(game, f, stem, "first", "first guess")?;
         let best_seconds = match get("best_seconds")? {
             "-" => Vec::new(),
             s => s
                 .split(',')
-                .map(|w| self.word(w, "second guess").map(|(_, w)| w))
+                .map(|w| driver::allowed_guess(game, w, "second guess").map(|(_, w)| w))
                 .collect::<Result<Vec<_>, _>>()?,
         };
         if matches!(outcome, Outcome::Exact(_)) == best_seconds.is_empty() {
@@ -261,32 +181,36 @@ impl<'a> PairsDir<'a> {
                 best_seconds,
                 cutoff,
                 levels,
-                seconds: float("seconds")?,
-                cpu_seconds: float("cpu_seconds")?,
+                seconds: driver::read_seconds(f, "seconds")?,
+                cpu_seconds: driver::read_seconds(f, "cpu_seconds")?,
             },
         ))
     }
 
-    /// Writes one record atomically; the error names the file.
-    pub fn write(&self, r: &Record) -> Result<(), ResultsError> {
-        let mut f = ResultFile::new(self.dir.header().clone());
-        let seconds = if r.best_seconds.is_empty() {
+    fn opener(&self) -> Word {
+        self.first
+    }
+
+    fn fill(&self, f: &mut ResultFile) {
+        let seconds = if self.best_seconds.is_empty() {
             "-".to_string()
         } else {
-            r.best_seconds
+            self.best_seconds
                 .iter()
                 .map(|w| w.to_string())
                 .collect::<Vec<_>>()
                 .join(",")
         };
-        f.set("first", r.first)
-            .set("result", r.outcome.text())
+        f.set("first", self.first)
+            .set("result", self.outcome.text())
             .set("best_seconds", seconds)
-            .set("cutoff", r.cutoff.map_or("none".into(), |c| c.to_string()))
-            .set("levels", r.levels.text())
-            .set("seconds", format!("{:.3}", r.seconds))
-            .set("cpu_seconds", format!("{:.3}", r.cpu_seconds));
-        self.dir.write(r.first.as_str(), &f)
+            .set(
+                "cutoff",
+                self.cutoff.map_or("none".into(), |c| c.to_string()),
+            )
+            .set("levels", self.levels.text())
+            .set("seconds", format!("{:.3}", self.seconds))
+            .set("cpu_seconds", format!("{:.3}", self.cpu_seconds));
     }
 }
 
