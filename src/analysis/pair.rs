@@ -127,6 +127,24 @@ pub fn pair_parts(
     p
 }
 
+/// [`pair_parts`] on `solver`'s game, mode and guess limit.
+fn solver_parts(
+    solver: &Solver,
+    table: &FeedbackTable,
+    first: GuessId,
+    second: GuessId,
+) -> PairParts {
+    let config = solver.config();
+    pair_parts(
+        solver.game(),
+        table,
+        config.hard,
+        config.max_guesses,
+        first,
+        second,
+    )
+}
+
 /// The exact value of playing `first` then `second` whatever the feedback, the rest
 /// optimal, on `solver`'s game and configuration (module doc); `table` is the game's
 /// feedback table. Its parts are solved in parallel, largest first.
@@ -136,15 +154,7 @@ pub fn pair_value(
     first: GuessId,
     second: GuessId,
 ) -> Result<PairValue, SolveError> {
-    let config = solver.config();
-    let mut p = pair_parts(
-        solver.game(),
-        table,
-        config.hard,
-        config.max_guesses,
-        first,
-        second,
-    );
+    let mut p = solver_parts(solver, table, first, second);
     p.parts.sort_by_key(|p| std::cmp::Reverse(p.ids.len()));
     let costs: Vec<Option<u32>> = p
         .parts
@@ -181,15 +191,7 @@ pub fn pair_below(
     second: GuessId,
     cutoff: Option<u64>,
 ) -> Result<PartsCost, SolveError> {
-    let config = solver.config();
-    let p = pair_parts(
-        solver.game(),
-        table,
-        config.hard,
-        config.max_guesses,
-        first,
-        second,
-    );
+    let p = solver_parts(solver, table, first, second);
     if !p.in_time {
         return Ok(PartsCost {
             cost: OpenerCost::AtLeast(INFEASIBLE as u64),
@@ -212,25 +214,14 @@ pub fn pair_bound(
     first: GuessId,
     second: GuessId,
 ) -> u64 {
-    let ids = game.all_answer_ids();
-    let (w1, w2) = (game.guesses[first.index()], game.guesses[second.index()]);
-    let mut total = ids.len() as u64;
-    for (f1, bucket) in partition(table, first, &ids) {
-        if f1.is_all_green() {
-            continue;
-        }
-        if hard && !Revealed::default().after(w1, f1).allows(w2) {
-            total += 2 * bucket.len() as u64 - 1;
-            continue;
-        }
-        total += bucket.len() as u64;
-        for (f2, part) in partition(table, second, &bucket) {
-            if !f2.is_all_green() {
-                total += 2 * part.len() as u64 - 1;
-            }
-        }
-    }
-    total
+    // The guess limit only decides `in_time` and each part's guesses left, neither
+    // of which the bound reads.
+    let p = pair_parts(game, table, hard, u8::MAX, first, second);
+    p.here
+        + p.parts
+            .iter()
+            .map(|t| 2 * t.ids.len() as u64 - 1)
+            .sum::<u64>()
 }
 
 /// [`pair_bound`] of `first` with every allowed second guess, indexed by guess id,

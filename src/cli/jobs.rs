@@ -381,7 +381,7 @@ impl<'a> Units<'a> {
         } else {
             Vec::new()
         };
-        let result = proof::run_units_balanced(
+        let result = proof::run_units(
             solver, self.table, plan, results, &mut scan, &todo, &others, ctx.stop, &show,
         );
         bar.finish_and_clear();

@@ -95,7 +95,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
                 jobs::sweep_report(
                     &summary.warnings,
                     Some(shard),
-                    summary.skipped,
+                    summary.reused,
                     summary.cutoff,
                     wall,
                     &runs,

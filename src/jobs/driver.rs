@@ -40,7 +40,12 @@
 //!
 //! Also here, because every per-opener sweep uses them: [`Outcome`] (what a cutoff
 //! search proves about an opener), [`Cutoff`] (the falling cutoff the workers share),
-//! [`prepass_plan`] (the order openers are taken in) and [`Stopwatch`].
+//! [`prepass_plan`] (the order openers are taken in) and [`Stopwatch`]; the cutoff
+//! sweeps' shared pieces: [`OpenerSweep`] (with [`OpenerSweep::run`] and its
+//! [`Summary`]), [`SweepDir`] (the results directory of one kind of
+//! [`SweepRecord`]: open, scan, atomic write), [`read_head`] (the key, result and
+//! cutoff fields every per-opener file starts with, checked) and the first cutoff
+//! ([`least_plus_one`]).
 
 use crate::game::candidates::count_buckets;
 use crate::game::feedback::{Feedback, FEEDBACKS};
@@ -49,6 +54,8 @@ use crate::game::word::Word;
 use crate::game::{Game, GuessId};
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{OpenerCost, SolveError};
+use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -257,8 +264,11 @@ pub trait OpenerJob: Sync {
     fn worker(&self) -> Self::Worker;
     /// What a record proves.
     fn outcome(r: &Self::Record) -> Outcome;
-    /// Whether a stored record settles its opener under `cutoff`.
-    fn reusable(&self, r: &Self::Record, cutoff: Option<u64>) -> bool;
+    /// Whether a stored record settles its opener under `cutoff` (by default when its
+    /// outcome [`Outcome::decides`] it).
+    fn reusable(&self, r: &Self::Record, cutoff: Option<u64>) -> bool {
+        Self::outcome(r).decides(cutoff)
+    }
     /// Searches `opener` under `cutoff`.
     fn solve(
         &self,
@@ -269,8 +279,10 @@ pub trait OpenerJob: Sync {
     /// Writes a searched record atomically.
     fn write(&self, opener: GuessId, r: &Self::Record) -> Result<(), Self::Error>;
     /// The cutoff once a new exact cost `v` is known (it only falls: a higher one is
-    /// ignored); `None`: no cutoff yet.
-    fn cutoff_after(&self, v: u64) -> Option<u64>;
+    /// ignored); `None`: no cutoff yet. By default `v + 1`: the least exact cost + 1.
+    fn cutoff_after(&self, v: u64) -> Option<u64> {
+        Some(v + 1)
+    }
 }
 
 /// An [`OpenerJob`] with the state every cutoff sweep keeps; the [`Job`] of one
@@ -319,10 +331,172 @@ impl<'a, J: OpenerJob> OpenerSweep<'a, J> {
         }
     }
 
-    /// The records computed (in completion order) and the last cutoff.
-    pub fn finish(self) -> (Vec<J::Record>, Option<u64>) {
-        (self.computed.into_inner().unwrap(), self.cutoff.get())
+    /// Settles the units of `queue` on `threads` workers ([`run`]); `warnings`: what
+    /// the directory scan could not use, passed through.
+    pub fn run(
+        self,
+        queue: &Queue<GuessId>,
+        threads: usize,
+        stop: &AtomicBool,
+        warnings: Vec<String>,
+    ) -> Result<Summary<J::Record>, J::Error> {
+        let ran = run(&self, queue, threads, stop)?;
+        Ok(Summary {
+            computed: self.computed.into_inner().unwrap(),
+            reused: ran.reused,
+            cutoff: self.cutoff.get(),
+            warnings,
+        })
     }
+}
+
+/// What a cutoff sweep ([`OpenerSweep::run`]) did.
+#[derive(Debug)]
+pub struct Summary<R> {
+    /// Records computed by this run (not the reused ones), in completion order.
+    pub computed: Vec<R>,
+    /// Units settled from a stored record.
+    pub reused: usize,
+    /// The cutoff at the end (`None`: none).
+    pub cutoff: Option<u64>,
+    /// One per result file that could not be used (named; its unit searched again).
+    pub warnings: Vec<String>,
+}
+
+/// What a per-opener sweep stores, one result file per opener, in a [`SweepDir`].
+pub trait SweepRecord: Sized {
+    /// The kind of result file.
+    const KIND: Kind;
+    /// The record of the file named `stem` on `game` (the error says what is wrong,
+    /// not the file).
+    fn read(game: &Game, stem: &str, f: &ResultFile) -> Result<(GuessId, Self), String>;
+    /// The opener the file is named for.
+    fn opener(&self) -> Word;
+    /// The record's fields, set on `f`.
+    fn fill(&self, f: &mut ResultFile);
+}
+
+/// The result files of one per-opener sweep (kind `R::KIND`), one game, mode and
+/// guess limit, in a directory (one file per opener, written atomically, so a sweep
+/// resumes and shards merge by sharing the directory).
+pub struct SweepDir<'a, R> {
+    pub dir: ResultsDir,
+    game: &'a Game,
+    record: std::marker::PhantomData<fn() -> R>,
+}
+
+impl<'a, R: SweepRecord> SweepDir<'a, R> {
+    /// Opens (creating it if needed) the directory; `limit` is the header's
+    /// `max_guesses`.
+    pub fn open(
+        path: &std::path::Path,
+        game: &'a Game,
+        hard: bool,
+        limit: u8,
+    ) -> Result<Self, ResultsError> {
+        Ok(SweepDir {
+            dir: ResultsDir::open(path, R::KIND, game, hard, limit)?,
+            game,
+            record: std::marker::PhantomData,
+        })
+    }
+
+    /// Every usable record by opener, and one warning per file that is not (named;
+    /// its opener is searched again).
+    pub fn scan(&self) -> Result<(BTreeMap<GuessId, R>, Vec<String>), ResultsError> {
+        self.dir.scan_records(|stem, f, path| {
+            R::read(self.game, stem, f).map_err(|why| ResultsError::Malformed(path.into(), why))
+        })
+    }
+
+    /// Writes one record atomically; the error names the file.
+    pub fn write(&self, r: &R) -> Result<(), ResultsError> {
+        let mut f = ResultFile::new(self.dir.header().clone());
+        r.fill(&mut f);
+        self.dir.write(r.opener().as_str(), &f)
+    }
+}
+
+/// The fields every per-opener sweep's result file (`min-over`, `best-pair`) holds
+/// first: the unit's guess under `key` (the file's `stem`, an allowed guess of
+/// `game`; `what` names it in errors), `result`, and `cutoff` (a lower bound only
+/// with a cutoff it reaches). The error says what is wrong, not the file.
+pub fn read_head(
+    game: &Game,
+    f: &ResultFile,
+    stem: &str,
+    key: &str,
+    what: &str,
+) -> Result<(GuessId, Word, Outcome, Option<u64>), String> {
+    let get = |k: &str| f.get(k).ok_or_else(|| format!("missing '{k}'"));
+    let text = get(key)?;
+    if text != stem {
+        return Err(format!(
+            "holds {what} '{}' but is named for '{stem}'",
+            crate::game::echo::echo(text)
+        ));
+    }
+    let (g, word) = allowed_guess(game, text, what)?;
+    let result = get("result")?;
+    let outcome = Outcome::parse(result).ok_or_else(|| {
+        format!(
+            "result '{}' is not 'exact N', 'at-least N' or 'cannot-finish'",
+            crate::game::echo::echo(result)
+        )
+    })?;
+    let cutoff = match get("cutoff")? {
+        "none" => None,
+        c => Some(
+            c.parse::<u64>()
+                .map_err(|_| "'cutoff' is not a whole number".to_string())?,
+        ),
+    };
+    match (outcome, cutoff) {
+        (Outcome::AtLeast(lb), Some(c)) if lb < c => Err(format!(
+            "a lower bound {lb} below its cutoff {c} proves nothing"
+        )),
+        (Outcome::AtLeast(_), None) => Err("a lower bound without a cutoff".into()),
+        _ => Ok((g, word, outcome, cutoff)),
+    }
+}
+
+/// `s` as an allowed guess of `game` (`what` names it in errors).
+pub fn allowed_guess(game: &Game, s: &str, what: &str) -> Result<(GuessId, Word), String> {
+    let word = Word::parse(s).map_err(|e| format!("{what}: {e}"))?;
+    let g = game
+        .guess_id(word)
+        .ok_or_else(|| format!("{what} '{word}' is not an allowed guess"))?;
+    Ok((g, word))
+}
+
+/// A result file's time field `k` (seconds, finite, not negative).
+pub fn read_seconds(f: &ResultFile, k: &str) -> Result<f64, String> {
+    f.get(k)
+        .ok_or_else(|| format!("missing '{k}'"))?
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .ok_or_else(|| format!("'{k}' is not a number"))
+}
+
+/// The least of two optional cutoffs (`None`: none).
+pub fn least(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The first cutoff of a sweep whose cutoff is the least exact value + 1: that of
+/// the `stored` outcomes, or `seed` when lower.
+pub fn least_plus_one(seed: Option<u64>, stored: impl Iterator<Item = Outcome>) -> Option<u64> {
+    let best = stored
+        .filter_map(|o| match o {
+            Outcome::Exact(v) => Some(v),
+            _ => None,
+        })
+        .min();
+    least(seed, best.map(|b| b + 1))
 }
 
 impl<J: OpenerJob> Job for OpenerSweep<'_, J> {

@@ -3,8 +3,9 @@
 //! that attains it.
 //!
 //! Owns the sweep, its result files (kind [`KIND`] of [`crate::store::results`], one small
-//! file per opener named `OPENER.MODE.LISTS.overD`, written atomically, so a sweep
-//! resumes and shards merge by sharing the directory) and the ranking drawn from them.
+//! file per opener named `OPENER.MODE.LISTS.overD`, written atomically through
+//! [`driver::SweepDir`], so a sweep resumes and shards merge by sharing the directory)
+//! and the ranking drawn from them.
 //!
 //! **Objective.** Each opener gets [`Solver::opener_cost`] with
 //! [`Objective::count_over`]: unit 0, penalty 1, so a tree's cost is exactly the number
@@ -45,9 +46,8 @@ use crate::game::{Game, GuessId};
 pub use crate::jobs::driver::Tally;
 use crate::jobs::driver::{self, prepass_plan, OpenerJob, OpenerSweep, Queue, Standing, Stopwatch};
 use crate::search::{Config, Objective, SolveError, Solver};
-use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
+use crate::store::results::{Kind, ResultFile};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 pub use crate::jobs::driver::Outcome;
@@ -95,101 +95,40 @@ pub struct Record {
 
 pub use crate::jobs::driver::SweepError;
 
-/// The min-over result files of one game, mode and D in a directory.
-pub struct OverDir<'a> {
-    pub dir: ResultsDir,
-    game: &'a Game,
-}
+/// The min-over result files of one game, mode and D in a directory (`open`'s
+/// limit is D).
+pub type OverDir<'a> = driver::SweepDir<'a, Record>;
 
-impl<'a> OverDir<'a> {
-    /// Opens (creating it if needed) the directory for `--min-over depth` results.
-    pub fn open(
-        path: &Path,
-        game: &'a Game,
-        hard: bool,
-        depth: u8,
-    ) -> Result<OverDir<'a>, ResultsError> {
-        Ok(OverDir {
-            dir: ResultsDir::open(path, KIND, game, hard, depth)?,
-            game,
-        })
-    }
+impl driver::SweepRecord for Record {
+    const KIND: Kind = KIND;
 
-    /// Every usable record by opener, and one warning per file that is not (named;
-    /// its opener is searched again).
-    pub fn scan(&self) -> Result<(BTreeMap<GuessId, Record>, Vec<String>), ResultsError> {
-        self.dir.scan_records(|stem, f, path| {
-            self.record(stem, f)
-                .map_err(|why| ResultsError::Malformed(path.into(), why))
-        })
-    }
-
-    fn record(&self, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
-        let get = |k: &str| f.get(k).ok_or_else(|| format!("missing '{k}'"));
-        let float = |k: &str| -> Result<f64, String> {
-            get(k)?
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x >= 0.0)
-                .ok_or_else(|| format!("'{k}' is not a number"))
-        };
-        let opener = get("opener")?;
-        if opener != stem {
-            return Err(format!(
-                "holds opener '{}' but is named for '{stem}'",
-                crate::game::echo::echo(opener)
-            ));
-        }
-        let word = Word::parse(opener).map_err(|e| format!("opener: {e}"))?;
-        let g = self
-            .game
-            .guess_id(word)
-            .ok_or_else(|| format!("opener '{word}' is not an allowed guess"))?;
-        let result = get("result")?;
-        let outcome = Outcome::parse(result).ok_or_else(|| {
-            format!(
-                "result '{}' is not 'exact N', 'at-least N' or 'cannot-finish'",
-                crate::game::echo::echo(result)
-            )
-        })?;
-        let cutoff = match get("cutoff")? {
-            "none" => None,
-            c => Some(
-                c.parse::<u64>()
-                    .map_err(|_| "'cutoff' is not a whole number".to_string())?,
-            ),
-        };
-        if let (Outcome::AtLeast(lb), Some(c)) = (outcome, cutoff) {
-            if lb < c {
-                return Err(format!(
-                    "a lower bound {lb} below its cutoff {c} proves nothing"
-                ));
-            }
-        }
-        if matches!((outcome, cutoff), (Outcome::AtLeast(_), None)) {
-            return Err("a lower bound without a cutoff".into());
-        }
+    fn read(game: &Game, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
+        let (g, opener, outcome, cutoff) = driver::read_head(game, f, stem, "opener", "opener")?;
         Ok((
             g,
             Record {
-                opener: word,
+                opener,
                 outcome,
                 cutoff,
-                seconds: float("seconds")?,
-                cpu_seconds: float("cpu_seconds")?,
+                seconds: driver::read_seconds(f, "seconds")?,
+                cpu_seconds: driver::read_seconds(f, "cpu_seconds")?,
             },
         ))
     }
 
-    /// Writes one record atomically; the error names the file.
-    pub fn write(&self, r: &Record) -> Result<(), ResultsError> {
-        let mut f = ResultFile::new(self.dir.header().clone());
-        f.set("opener", r.opener)
-            .set("result", r.outcome.text())
-            .set("cutoff", r.cutoff.map_or("none".into(), |c| c.to_string()))
-            .set("seconds", format!("{:.3}", r.seconds))
-            .set("cpu_seconds", format!("{:.3}", r.cpu_seconds));
-        self.dir.write(r.opener.as_str(), &f)
+    fn opener(&self) -> Word {
+        self.opener
+    }
+
+    fn fill(&self, f: &mut ResultFile) {
+        f.set("opener", self.opener)
+            .set("result", self.outcome.text())
+            .set(
+                "cutoff",
+                self.cutoff.map_or("none".into(), |c| c.to_string()),
+            )
+            .set("seconds", format!("{:.3}", self.seconds))
+            .set("cpu_seconds", format!("{:.3}", self.cpu_seconds));
     }
 }
 
@@ -206,15 +145,7 @@ pub struct Settings {
 }
 
 /// What a sweep did.
-#[derive(Debug)]
-pub struct Summary {
-    /// Records computed by this run, in completion order.
-    pub computed: Vec<Record>,
-    pub reused: usize,
-    /// The cutoff at the end (`None`: none).
-    pub cutoff: Option<u64>,
-    pub warnings: Vec<String>,
-}
+pub type Summary = driver::Summary<Record>;
 
 /// The solver configuration of a sweep (one per worker).
 pub fn config(depth: u8, hard: bool, memory_limit: usize) -> Config {
@@ -258,17 +189,7 @@ pub fn sweep(
 ) -> Result<Summary, SweepError> {
     let (records, warnings) = dir.scan()?;
     let queue = Queue::singles(prepass_plan(game, table, all, mine, PREPASS, GAME_LIMIT));
-    let best_stored = records
-        .values()
-        .filter_map(|r| match r.outcome {
-            Outcome::Exact(v) => Some(v),
-            _ => None,
-        })
-        .min();
-    let first = match (settings.cutoff, best_stored.map(|b| b + 1)) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
+    let first = driver::least_plus_one(settings.cutoff, records.values().map(|r| r.outcome));
     let threads = settings.threads.max(1).min(queue.units.len().max(1));
     let job = OverJob {
         game,
@@ -282,15 +203,8 @@ pub fn sweep(
         ),
     };
     let total = queue.units.len();
-    let sweep = OpenerSweep::new(job, &dir.dir, records, first, total, progress);
-    let ran = driver::run(&sweep, &queue, threads, stop)?;
-    let (computed, cutoff) = sweep.finish();
-    Ok(Summary {
-        computed,
-        reused: ran.reused,
-        cutoff,
-        warnings,
-    })
+    OpenerSweep::new(job, &dir.dir, records, first, total, progress)
+        .run(&queue, threads, stop, warnings)
 }
 
 /// The min-over sweep as an [`OpenerJob`].
@@ -315,10 +229,6 @@ impl<'a> OpenerJob for OverJob<'a> {
         r.outcome
     }
 
-    fn reusable(&self, r: &Record, cutoff: Option<u64>) -> bool {
-        r.outcome.decides(cutoff)
-    }
-
     fn solve(
         &self,
         solver: &mut Solver<'a>,
@@ -338,10 +248,6 @@ impl<'a> OpenerJob for OverJob<'a> {
 
     fn write(&self, _: GuessId, r: &Record) -> Result<(), SweepError> {
         Ok(self.dir.write(r)?)
-    }
-
-    fn cutoff_after(&self, v: u64) -> Option<u64> {
-        Some(v + 1)
     }
 }
 

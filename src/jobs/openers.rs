@@ -417,14 +417,7 @@ pub struct Settings {
 }
 
 /// What a run did.
-pub struct Summary {
-    /// Records computed by this run (not the skipped ones), in completion order.
-    pub computed: Vec<Record>,
-    pub skipped: usize,
-    /// The cutoff at the end of the run (`None`: none).
-    pub cutoff: Option<u64>,
-    pub warnings: Vec<String>,
-}
+pub type Summary = driver::Summary<Record>;
 
 /// Exact totals seen so far; yields the default cutoff.
 struct Exacts {
@@ -512,15 +505,12 @@ pub fn run(
         exacts: Mutex::new(exacts),
     };
     let total = queue.units.len();
-    let sweep = OpenerSweep::new(job, &dir.dir, scan.records, first_cutoff, total, progress);
-    let ran = driver::run(&sweep, &queue, settings.threads, stop)?;
-    let (computed, cutoff) = sweep.finish();
-    Ok(Summary {
-        computed,
-        skipped: ran.reused,
-        cutoff,
-        warnings: scan.warnings,
-    })
+    OpenerSweep::new(job, &dir.dir, scan.records, first_cutoff, total, progress).run(
+        &queue,
+        settings.threads,
+        stop,
+        scan.warnings,
+    )
 }
 
 /// `openers` as an [`OpenerJob`].

@@ -5,7 +5,8 @@
 //!
 //! Owns the sweep (one unit of [`crate::jobs::driver`] per first guess), its result
 //! files (kind [`KIND`] of [`crate::store::results`], one small file per first guess
-//! named `FIRST.MODE.LISTS.pairN`, written atomically, so a sweep resumes and shards
+//! named `FIRST.MODE.LISTS.pairN`, written atomically through [`driver::SweepDir`], so
+//! a sweep resumes and shards
 //! merge by sharing the directory; pack them with `wordle-tree pack`) and the verdict.
 //! Uses `analysis::pair` (the pair's parts and bounds), a module of the same layer.
 //!
@@ -65,13 +66,14 @@ use crate::analysis::pair::{pair_below, second_bounds, small_bucket_floor};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::jobs::driver::{self, order_by_estimate, OpenerJob, OpenerSweep, Queue, Stopwatch};
+use crate::jobs::driver::{
+    self, least, order_by_estimate, OpenerJob, OpenerSweep, Queue, Stopwatch,
+};
 pub use crate::jobs::driver::{Outcome, Standing, SweepError, Tally};
 use crate::search::bound::INFEASIBLE;
 use crate::search::{Config, OpenerCost, Solver};
-use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
+use crate::store::results::{Kind, ResultFile};
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The kind of result stored, one file per first guess (`FIRST.MODE.LISTS.pairN`).
@@ -150,99 +152,19 @@ pub struct Record {
 }
 
 /// The best-pair result files of one game, mode and guess limit in a directory.
-pub struct PairsDir<'a> {
-    pub dir: ResultsDir,
-    game: &'a Game,
-}
+pub type PairsDir<'a> = driver::SweepDir<'a, Record>;
 
-impl<'a> PairsDir<'a> {
-    /// Opens (creating it if needed) the directory of `pair --best` results.
-    pub fn open(
-        path: &Path,
-        game: &'a Game,
-        hard: bool,
-        max_guesses: u8,
-    ) -> Result<PairsDir<'a>, ResultsError> {
-        Ok(PairsDir {
-            dir: ResultsDir::open(path, KIND, game, hard, max_guesses)?,
-            game,
-        })
-    }
+impl driver::SweepRecord for Record {
+    const KIND: Kind = KIND;
 
-    /// Every usable record by first guess, and one warning per file that is not
-    /// (named; its first guess is searched again).
-    pub fn scan(&self) -> Result<(BTreeMap<GuessId, Record>, Vec<String>), ResultsError> {
-        let found = self.dir.scan()?;
-        let mut warnings = found.warnings;
-        let mut records = BTreeMap::new();
-        for (stem, f) in &found.files {
-            match self.record(stem, f) {
-                Ok((g, r)) => {
-                    records.insert(g, r);
-                }
-                Err(why) => warnings.push(format!(
-                    "{}: malformed result file: {why} (ignored)",
-                    self.dir.file(stem).display()
-                )),
-            }
-        }
-        Ok((records, warnings))
-    }
-
-    fn word(&self, s: &str, what: &str) -> Result<(GuessId, Word), String> {
-        let word = Word::parse(s).map_err(|e| format!("{what}: {e}"))?;
-        let g = self
-            .game
-            .guess_id(word)
-            .ok_or_else(|| format!("{what} '{word}' is not an allowed guess"))?;
-        Ok((g, word))
-    }
-
-    fn record(&self, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
+    fn read(game: &Game, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
         let get = |k: &str| f.get(k).ok_or_else(|| format!("missing '{k}'"));
-        let float = |k: &str| -> Result<f64, String> {
-            get(k)?
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x >= 0.0)
-                .ok_or_else(|| format!("'{k}' is not a number"))
-        };
-        let first = get("first")?;
-        if first != stem {
-            return Err(format!(
-                "holds first guess '{}' but is named for '{stem}'",
-                crate::game::echo::echo(first)
-            ));
-        }
-        let (g, first) = self.word(first, "first guess")?;
-        let result = get("result")?;
-        let outcome = Outcome::parse(result).ok_or_else(|| {
-            format!(
-                "result '{}' is not 'exact N', 'at-least N' or 'cannot-finish'",
-                crate::game::echo::echo(result)
-            )
-        })?;
-        let cutoff = match get("cutoff")? {
-            "none" => None,
-            c => Some(
-                c.parse::<u64>()
-                    .map_err(|_| "'cutoff' is not a whole number".to_string())?,
-            ),
-        };
-        match (outcome, cutoff) {
-            (Outcome::AtLeast(lb), Some(c)) if lb < c => {
-                return Err(format!(
-                    "a lower bound {lb} below its cutoff {c} proves nothing"
-                ))
-            }
-            (Outcome::AtLeast(_), None) => return Err("a lower bound without a cutoff".into()),
-            _ => {}
-        }
+        let (g, first, outcome, cutoff) = driver::read_head(game, f, stem, "first", "first guess")?;
         let best_seconds = match get("best_seconds")? {
             "-" => Vec::new(),
             s => s
                 .split(',')
-                .map(|w| self.word(w, "second guess").map(|(_, w)| w))
+                .map(|w| driver::allowed_guess(game, w, "second guess").map(|(_, w)| w))
                 .collect::<Result<Vec<_>, _>>()?,
         };
         if matches!(outcome, Outcome::Exact(_)) == best_seconds.is_empty() {
@@ -259,32 +181,36 @@ impl<'a> PairsDir<'a> {
                 best_seconds,
                 cutoff,
                 levels,
-                seconds: float("seconds")?,
-                cpu_seconds: float("cpu_seconds")?,
+                seconds: driver::read_seconds(f, "seconds")?,
+                cpu_seconds: driver::read_seconds(f, "cpu_seconds")?,
             },
         ))
     }
 
-    /// Writes one record atomically; the error names the file.
-    pub fn write(&self, r: &Record) -> Result<(), ResultsError> {
-        let mut f = ResultFile::new(self.dir.header().clone());
-        let seconds = if r.best_seconds.is_empty() {
+    fn opener(&self) -> Word {
+        self.first
+    }
+
+    fn fill(&self, f: &mut ResultFile) {
+        let seconds = if self.best_seconds.is_empty() {
             "-".to_string()
         } else {
-            r.best_seconds
+            self.best_seconds
                 .iter()
                 .map(|w| w.to_string())
                 .collect::<Vec<_>>()
                 .join(",")
         };
-        f.set("first", r.first)
-            .set("result", r.outcome.text())
+        f.set("first", self.first)
+            .set("result", self.outcome.text())
             .set("best_seconds", seconds)
-            .set("cutoff", r.cutoff.map_or("none".into(), |c| c.to_string()))
-            .set("levels", r.levels.text())
-            .set("seconds", format!("{:.3}", r.seconds))
-            .set("cpu_seconds", format!("{:.3}", r.cpu_seconds));
-        self.dir.write(r.first.as_str(), &f)
+            .set(
+                "cutoff",
+                self.cutoff.map_or("none".into(), |c| c.to_string()),
+            )
+            .set("levels", self.levels.text())
+            .set("seconds", format!("{:.3}", self.seconds))
+            .set("cpu_seconds", format!("{:.3}", self.cpu_seconds));
     }
 }
 
@@ -305,15 +231,7 @@ pub struct Settings {
 pub type Floors = Vec<Option<u64>>;
 
 /// What a sweep did.
-#[derive(Debug)]
-pub struct Summary {
-    /// Records computed by this run, in completion order.
-    pub computed: Vec<Record>,
-    pub reused: usize,
-    /// The cutoff at the end (`None`: none).
-    pub cutoff: Option<u64>,
-    pub warnings: Vec<String>,
-}
+pub type Summary = driver::Summary<Record>;
 
 /// The order first guesses are taken in: the [`PREPASS`] best of `all` first, then
 /// the rest of `mine`, each by its floor (known totals first), then by estimate.
@@ -366,17 +284,7 @@ pub fn sweep(
 ) -> Result<Summary, SweepError> {
     let (records, warnings) = dir.scan()?;
     let queue = Queue::singles(plan(game, table, floors, all, mine, settings.max_guesses));
-    let best_stored = records
-        .values()
-        .filter_map(|r| match r.outcome {
-            Outcome::Exact(v) => Some(v),
-            _ => None,
-        })
-        .min();
-    let first = match (settings.cutoff, best_stored.map(|b| b + 1)) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
+    let first = driver::least_plus_one(settings.cutoff, records.values().map(|r| r.outcome));
     let threads = settings.threads.max(1).min(queue.units.len().max(1));
     let job = PairJob {
         game,
@@ -393,15 +301,8 @@ pub fn sweep(
         live: AtomicU64::new(first.unwrap_or(u64::MAX)),
     };
     let total = queue.units.len();
-    let sweep = OpenerSweep::new(job, &dir.dir, records, first, total, progress);
-    let ran = driver::run(&sweep, &queue, threads, stop)?;
-    let (computed, cutoff) = sweep.finish();
-    Ok(Summary {
-        computed,
-        reused: ran.reused,
-        cutoff,
-        warnings,
-    })
+    OpenerSweep::new(job, &dir.dir, records, first, total, progress)
+        .run(&queue, threads, stop, warnings)
 }
 
 /// The sweep as an [`OpenerJob`].
@@ -424,14 +325,6 @@ impl PairJob<'_> {
     }
 }
 
-/// The least of two optional cutoffs (`None`: none).
-fn least(a: Option<u64>, b: Option<u64>) -> Option<u64> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
 impl<'a> OpenerJob for PairJob<'a> {
     type Worker = Solver<'a>;
     type Record = Record;
@@ -443,10 +336,6 @@ impl<'a> OpenerJob for PairJob<'a> {
 
     fn outcome(r: &Record) -> Outcome {
         r.outcome
-    }
-
-    fn reusable(&self, r: &Record, cutoff: Option<u64>) -> bool {
-        r.outcome.decides(cutoff)
     }
 
     fn solve(
@@ -544,10 +433,6 @@ impl<'a> OpenerJob for PairJob<'a> {
 
     fn write(&self, _: GuessId, r: &Record) -> Result<(), SweepError> {
         Ok(self.dir.write(r)?)
-    }
-
-    fn cutoff_after(&self, v: u64) -> Option<u64> {
-        Some(v + 1)
     }
 }
 

@@ -11,6 +11,7 @@
 //! its own scratch from the pool; no lock or dashmap guard is held across a search.
 
 use super::bound::INFEASIBLE;
+use super::parts::Part;
 use super::scan::Scanned;
 use super::state::State;
 use super::tt::Key;
@@ -517,74 +518,30 @@ impl Solver<'_> {
         opener: GuessId,
         cutoff: Option<u64>,
     ) -> Result<OpenerCost, SolveError> {
-        let cutoff = cutoff.unwrap_or(u64::MAX);
         let obj = &self.config.objective;
         let ids: Vec<AnswerId> = self.game.all_answer_ids();
         let left = self.config.max_guesses;
         let word = self.game.guesses[opener.index()];
-        let mut buckets = self.branches(opener, &ids);
+        let buckets = self.branches(opener, &ids);
         if left <= 1 && !buckets.is_empty() {
             return Ok(OpenerCost::AtLeast(INFEASIBLE as u64));
         }
-        buckets.sort_by_key(|(_, b)| b.len());
-        let mut bounds: Vec<u64> = buckets
-            .iter()
-            .map(|(_, b)| obj.size_bound(b.len(), obj.counted(b), left - 1) as u64)
-            .collect();
         let here = obj.node(ids.len(), obj.counted(&ids), left) as u64;
-        let mut exact = vec![false; buckets.len()];
-        let mut sc = self.pool.lend(left, self.tt.scratch());
-        let state = |i: usize| {
-            let (f, b) = &buckets[i];
-            self.top(b, left - 1, &self.after(&Revealed::default(), word, *f))
-        };
-        // Round 1, largest bucket first: the scan alone (no expansion) settles small
-        // buckets and raises a large one's bound from `2m - 1` to the best per-guess
-        // bound `3m - k - c` (`peeks`: its 696-answer bucket from 1391 to about
-        // 1890). Many openers are dismissed here, before any bucket is searched.
-        for i in (0..buckets.len()).rev() {
-            if here + bounds.iter().sum::<u64>() >= cutoff {
-                break;
-            }
-            match self.scan(&state(i), INFEASIBLE, &mut sc.work()) {
-                Scanned::Done(v, _) => {
-                    bounds[i] = v as u64;
-                    exact[i] = v < INFEASIBLE;
-                }
-                Scanned::Expand(p) => bounds[i] = bounds[i].max(p.lb as u64),
-                Scanned::Below(_) => unreachable!("only a least-bound scan stops below"),
-            }
-        }
-        // Round 2, smallest first: each bucket exactly, with the slack the others'
-        // bounds leave, stopping as soon as the total must reach the cutoff.
-        let mut acc = here
-            + (0..buckets.len())
-                .filter(|&i| exact[i])
-                .map(|i| bounds[i])
-                .sum::<u64>();
-        let mut rest: u64 = (0..buckets.len())
-            .filter(|&i| !exact[i])
-            .map(|i| bounds[i])
-            .sum();
-        for i in 0..buckets.len() {
-            if acc + rest >= cutoff {
-                break;
-            }
-            if exact[i] {
-                continue;
-            }
-            rest -= bounds[i];
-            let bucket_cutoff = (cutoff - acc - rest).min(INFEASIBLE as u64) as u32;
-            let (v, _) = self.search(&state(i), bucket_cutoff, &mut sc.work());
-            acc += v as u64;
-        }
-        drop(sc);
-        self.check_stop()?;
-        Ok(if acc + rest >= cutoff {
-            OpenerCost::AtLeast(acc + rest)
-        } else {
-            OpenerCost::Exact(acc)
-        })
+        // One part a bucket; `parts_cost` runs the two rounds (its module doc): the
+        // scans, largest bucket first, then each bucket exactly, smallest first. The
+        // scan alone settles small buckets and raises a large one's bound from
+        // `2m - 1` to the best per-guess bound `3m - k - c` (`peeks`: its
+        // 696-answer bucket from 1391 to about 1890), so many openers are dismissed
+        // before any bucket is searched.
+        let parts: Vec<Part> = buckets
+            .into_iter()
+            .map(|(f, ids)| Part {
+                ids,
+                left: left - 1,
+                revealed: self.after(&Revealed::default(), word, f),
+            })
+            .collect();
+        Ok(self.parts_cost(here, &parts, cutoff)?.cost)
     }
 
     /// The optimal subtree of a feasible state, read back from the transposition table (re-searching

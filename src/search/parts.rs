@@ -3,7 +3,8 @@
 //! own (its candidates, guesses left and what hard mode revealed). A fixed two-word
 //! start (`crate::analysis::pair`) is such a sum, one part per pair of feedbacks.
 //!
-//! The two rounds of [`Solver::opener_cost`], over arbitrary parts: round 1 scans
+//! [`Solver::opener_cost`] is this sum, one part per bucket of the opener (`here`
+//! the opener's own node cost). Two rounds: round 1 scans
 //! every part, largest first (the scan settles small parts exactly and raises a
 //! large one's bound from `2m - 1` to the least per-guess bound), stopping as soon
 //! as the sum of bounds reaches the cutoff; round 2 searches the parts left,

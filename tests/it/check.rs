@@ -2,7 +2,7 @@
 //! the full lists through the binary.
 
 use crate::common;
-use assert_cmd::Command;
+use crate::common::{assert_refused, cli, tiny_game};
 use common::{brute, random_game, Rng};
 use std::sync::atomic::AtomicBool;
 use wordle_tree::game::hard::Revealed;
@@ -201,24 +201,6 @@ fn within_matches_the_total_cost_solver_on_larger_games() {
     );
 }
 
-fn cli() -> Command {
-    Command::cargo_bin("wordle-tree").unwrap()
-}
-
-/// Ten answers and three extra guesses in a temporary directory (answers, guesses).
-fn tiny_game() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let answers = dir.path().join("a.txt");
-    let guesses = dir.path().join("g.txt");
-    std::fs::write(
-        &answers,
-        "cigar\nrebut\nsissy\nhumph\nawake\nblush\nfocal\nevade\nnaval\nserve\n",
-    )
-    .unwrap();
-    std::fs::write(&guesses, "salet\ntrace\ncrane\n").unwrap();
-    (dir, answers, guesses)
-}
-
 #[test]
 fn published_depth_facts_on_the_full_lists() {
     let out = cli()
@@ -316,10 +298,7 @@ fn bad_check_input_exits_2_with_a_message() {
             "go with --opener any",
         ),
     ] {
-        let out = cli().args(&args).assert().code(2);
-        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_refused(&args, needle);
     }
 }
 

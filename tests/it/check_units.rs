@@ -7,9 +7,9 @@
 
 use crate::common;
 
-use assert_cmd::Command;
+use crate::common::{cli, small_lists, stderr, stdout, widest_opener, with_lists};
 use common::{brute, random_game, Rng};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use wordle_tree::game::hard::Revealed;
 use wordle_tree::game::{AnswerId, Game, GuessId};
@@ -22,24 +22,18 @@ use wordle_tree::FeedbackTable;
 static NEVER: AtomicBool = AtomicBool::new(false);
 
 fn game(seed: u64) -> Game {
-    let mut rng = Rng(seed);
-    let n = 40 + rng.below(40);
-    random_game(&mut rng, n, 150)
+    common::seeded_game(seed, 40, 40)
 }
 
 /// A fresh feasibility solver for the plan's claim, as another process would have.
 fn solver<'a>(game: &'a Game, table: &'a FeedbackTable, plan: &Plan) -> Solver<'a> {
-    Solver::new(
-        game,
-        table,
-        Config {
-            max_guesses: plan.identity.max_guesses,
-            hard: plan.identity.hard,
-            memory_limit: 64 << 20,
-            objective: Objective::feasibility(),
-            ..Config::default()
-        },
-    )
+    let config = Config {
+        max_guesses: plan.identity.max_guesses,
+        hard: plan.identity.hard,
+        objective: Objective::feasibility(),
+        ..Config::default()
+    };
+    common::small_solver(game, table, config)
 }
 
 /// Runs the units of `shard` of `count`, returning how many units it settled.
@@ -54,23 +48,12 @@ fn run_shard(
     let mut scan = proof::scan_dir(game, table, plan, dir).unwrap();
     let before = scan.done.len();
     let todo = plan.shard(shard.0, shard.1);
-    proof::run_units(&s, table, plan, dir, &mut scan, &todo, &NEVER, &|_| {}).unwrap();
+    proof::run_units(&s, table, plan, dir, &mut scan, &todo, &[], &NEVER, &|_| {}).unwrap();
     scan.done.len() - before
 }
 
 fn scan(game: &Game, table: &FeedbackTable, plan: &Plan, dir: &Path) -> Scan {
     proof::scan_dir(game, table, plan, dir).unwrap()
-}
-
-/// The opener with the most units.
-fn opener(game: &Game, table: &FeedbackTable) -> GuessId {
-    (0..game.n_guesses())
-        .map(GuessId::new)
-        .max_by_key(|&g| {
-            let ids = game.all_answer_ids();
-            wordle_tree::game::candidates::partition(table, g, &ids).len()
-        })
-        .unwrap()
 }
 
 /// The claim settled by units in `shards` runs, then merged: `Some(tree)` when
@@ -167,7 +150,7 @@ fn unit_check_equals_plain_check_on_random_games() {
         for seed in 1..=3u64 {
             let game = game(seed * 11 + hard as u64);
             let table = FeedbackTable::build(&game);
-            let g = opener(&game, &table);
+            let g = widest_opener(&game, &table);
             for depth in 2..=4u8 {
                 let plain = matches!(
                     check::within(&game, &table, g, depth, hard, &[], &NEVER).unwrap(),
@@ -198,7 +181,7 @@ fn unit_check_equals_plain_check_on_random_games() {
 fn rerun_redoes_only_the_missing_units() {
     let game = game(3);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let plan = Plan::within(&game, &table, g, false, 4).unwrap();
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(
@@ -236,7 +219,7 @@ fn rerun_redoes_only_the_missing_units() {
 fn an_infeasible_unit_stops_the_run_and_refutes() {
     let game = game(3);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let plan = Plan::within(&game, &table, g, false, 2).unwrap();
     assert!(plan.units.iter().any(|u| u.ids.len() > 1));
     let dir = tempfile::tempdir().unwrap();
@@ -277,7 +260,7 @@ fn an_infeasible_unit_stops_the_run_and_refutes() {
 fn damaged_unit_files_are_redone_never_a_refutation() {
     let game = game(5);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let plan = Plan::within(&game, &table, g, false, 4).unwrap();
     assert!(plan.units.len() >= 4);
     let dir = tempfile::tempdir().unwrap();
@@ -348,7 +331,7 @@ fn damaged_unit_files_are_redone_never_a_refutation() {
 fn foreign_unit_files_are_refused_by_name() {
     let game = game(8);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let plan = Plan::within(&game, &table, g, false, 5).unwrap();
     let dir = tempfile::tempdir().unwrap();
     run_shard(&game, &table, &plan, dir.path(), (1, 1));
@@ -387,7 +370,18 @@ fn foreign_unit_files_are_refused_by_name() {
             );
             let mut sc = scan(&game, &table, other, d.path());
             let todo = other.shard(1, 1);
-            proof::run_units(&s, &table, other, d.path(), &mut sc, &todo, &NEVER, &|_| {}).unwrap();
+            proof::run_units(
+                &s,
+                &table,
+                other,
+                d.path(),
+                &mut sc,
+                &todo,
+                &[],
+                &NEVER,
+                &|_| {},
+            )
+            .unwrap();
             sc.done.len()
         } else {
             run_shard(&game, &table, other, d.path(), (1, 1))
@@ -412,7 +406,7 @@ fn foreign_unit_files_are_refused_by_name() {
 fn identity_lines_pin_the_objective() {
     let game = game(2);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let word = game.guesses[g.index()];
     let head = |plan: &Plan, rec: &Record| -> String {
         let s = proof::encode_record(&game, plan, 0, rec);
@@ -437,49 +431,10 @@ fn identity_lines_pin_the_objective() {
 
 // ---- through the binary ----
 
-fn cli() -> Command {
-    Command::cargo_bin("wordle-tree").unwrap()
-}
-
-/// A small custom game on disk (every 8th answer, every 12th guess-only word): from
-/// `aback`, every answer within 4 guesses is proved, within 3 refuted.
-fn lists(dir: &Path) -> (PathBuf, PathBuf) {
-    let full = Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
-    let words = |ws: Vec<String>| ws.join("\n") + "\n";
-    let a = dir.join("answers.txt");
-    let g = dir.join("guesses.txt");
-    let answers = full.answers.iter().step_by(8).map(|w| w.to_string());
-    std::fs::write(&a, words(answers.collect())).unwrap();
-    let guesses = full.guesses[full.n_answers()..]
-        .iter()
-        .step_by(12)
-        .map(|w| w.to_string());
-    std::fs::write(&g, words(guesses.collect())).unwrap();
-    (a, g)
-}
-
-fn with_lists(a: &Path, g: &Path) -> Command {
-    let mut c = cli();
-    c.arg("--answers")
-        .arg(a)
-        .arg("--guesses")
-        .arg(g)
-        .arg("--quiet");
-    c
-}
-
-fn stdout(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 #[test]
 fn cli_four_shard_processes_then_merge_prove_and_verify() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
+    let (a, g) = small_lists(dir.path());
     for hard in [false, true] {
         let mode: &[&str] = if hard { &["--hard"] } else { &[] };
         let plain = with_lists(&a, &g)
@@ -542,7 +497,7 @@ fn cli_four_shard_processes_then_merge_prove_and_verify() {
 #[test]
 fn cli_refuted_claim_exits_1_naming_an_infeasible_unit() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
+    let (a, g) = small_lists(dir.path());
     let plain = with_lists(&a, &g)
         .args(["check", "--opener", "aback", "--max-guesses", "3"])
         .output()
@@ -599,7 +554,7 @@ fn cli_refuted_claim_exits_1_naming_an_infeasible_unit() {
 #[test]
 fn cli_merge_with_missing_units_lists_them_exits_2_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
+    let (a, g) = small_lists(dir.path());
     let res = dir.path().join("res");
     let out = with_lists(&a, &g)
         .args([
@@ -679,7 +634,7 @@ fn cli_merge_with_missing_units_lists_them_exits_2_and_writes_nothing() {
 #[test]
 fn cli_refuses_foreign_unit_files_and_redoes_damaged_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
+    let (a, g) = small_lists(dir.path());
     let check = |res: &Path, d: &str| {
         with_lists(&a, &g)
             .args([
@@ -821,7 +776,7 @@ fn cli_results_option_errors() {
 #[test]
 fn cli_killed_runs_lose_only_units_in_progress() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
+    let (a, g) = small_lists(dir.path());
     for signal in [libc::SIGKILL, libc::SIGINT, libc::SIGTERM] {
         let res = dir.path().join(format!("res{signal}"));
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("wordle-tree"))

@@ -8,64 +8,22 @@
 
 use crate::common;
 
-use assert_cmd::Command;
+use crate::common::{cli, small_lists, solved_total, widest_opener, with_lists};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use wordle_tree::game::{Game, GuessId};
+use wordle_tree::game::Game;
 use wordle_tree::jobs::proof::{self, Plan, Verdict};
 use wordle_tree::search::{Config, Solver};
 use wordle_tree::FeedbackTable;
 
 static NEVER: AtomicBool = AtomicBool::new(false);
 
-/// The scheduler variables `--shard auto` and claims read, cleared from a child's
-/// environment (the tests may themselves run inside a Slurm job).
-const SCHEDULER_VARS: [&str; 9] = [
-    "SLURM_ARRAY_TASK_ID",
-    "SLURM_ARRAY_TASK_COUNT",
-    "SLURM_ARRAY_TASK_MIN",
-    "SLURM_ARRAY_TASK_MAX",
-    "SLURM_ARRAY_TASK_STEP",
-    "SLURM_ARRAY_JOB_ID",
-    "SLURM_JOB_ID",
-    "JOB_COMPLETION_INDEX",
-    "JOB_COMPLETIONS",
-];
-
-fn cli() -> Command {
-    let mut c = Command::cargo_bin("wordle-tree").unwrap();
-    for v in SCHEDULER_VARS {
-        c.env_remove(v);
-    }
-    c
-}
-
 fn game(seed: u64) -> Game {
-    let mut rng = common::Rng(seed);
-    let n = 50 + rng.below(30);
-    common::random_game(&mut rng, n, 150)
+    common::seeded_game(seed, 50, 30)
 }
 
 fn solver<'a>(game: &'a Game, table: &'a FeedbackTable) -> Solver<'a> {
-    Solver::new(
-        game,
-        table,
-        Config {
-            memory_limit: 64 << 20,
-            ..Config::default()
-        },
-    )
-}
-
-/// The opener with the most units.
-fn opener(game: &Game, table: &FeedbackTable) -> GuessId {
-    (0..game.n_guesses())
-        .map(GuessId::new)
-        .max_by_key(|&g| {
-            let ids = game.all_answer_ids();
-            wordle_tree::game::candidates::partition(table, g, &ids).len()
-        })
-        .unwrap()
+    common::small_solver(game, table, Config::default())
 }
 
 /// Runs `count` shards at once on threads sharing `dir`, each taking over the others'
@@ -93,7 +51,7 @@ fn balanced_shards(
                             solved.lock().unwrap().push(key.clone());
                         }
                     };
-                    proof::run_units_balanced(
+                    proof::run_units(
                         &sv, table, plan, dir, &mut scan, &todo, &others, &NEVER, &note,
                     )
                     .unwrap();
@@ -110,7 +68,7 @@ fn balanced_shards_give_the_serial_total_and_solve_each_unit_once() {
     for seed in 1..=4u64 {
         let game = game(seed * 11);
         let table = FeedbackTable::build(&game);
-        let g = opener(&game, &table);
+        let g = widest_opener(&game, &table);
         let (want, _) = solver(&game, &table)
             .solve_opener(g, &|_, _, _| {})
             .unwrap();
@@ -158,7 +116,7 @@ fn one_shard(
     let others: Vec<usize> = (0..plan.units.len())
         .filter(|p| !todo.contains(p))
         .collect();
-    proof::run_units_balanced(
+    proof::run_units(
         &sv,
         table,
         plan,
@@ -177,7 +135,7 @@ fn one_shard(
 fn shards_take_over_units_only_in_a_directory_other_shards_use() {
     let game = game(5);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     // Alone in an empty directory (maybe one of its own, no shared file system):
@@ -196,32 +154,6 @@ fn shards_take_over_units_only_in_a_directory_other_shards_use() {
         proof::merge(&game, &plan, &scan).unwrap(),
         Verdict::Proved { .. }
     ));
-}
-
-/// Small lists on disk (every 8th answer, every 12th other guess of the default lists).
-fn lists(dir: &Path) -> (PathBuf, PathBuf) {
-    let full = Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
-    let words = |ws: Vec<String>| ws.join("\n") + "\n";
-    let a = dir.join("answers.txt");
-    let g = dir.join("guesses.txt");
-    let answers = full.answers.iter().step_by(8).map(|w| w.to_string());
-    std::fs::write(&a, words(answers.collect())).unwrap();
-    let guesses = full.guesses[full.n_answers()..]
-        .iter()
-        .step_by(12)
-        .map(|w| w.to_string());
-    std::fs::write(&g, words(guesses.collect())).unwrap();
-    (a, g)
-}
-
-fn with_lists(a: &Path, g: &Path) -> Command {
-    let mut c = cli();
-    c.arg("--answers")
-        .arg(a)
-        .arg("--guesses")
-        .arg(g)
-        .arg("--quiet");
-    c
 }
 
 fn text(b: &[u8]) -> String {
@@ -312,20 +244,8 @@ fn shard_auto_outside_a_scheduler_is_a_one_line_error() {
 #[test]
 fn auto_shards_of_an_indexed_job_and_a_slurm_array_prove_the_serial_total() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
-    let serial = with_lists(&a, &g)
-        .args(["solve", "--opener", "aback"])
-        .output()
-        .unwrap();
-    assert!(serial.status.success(), "{}", text(&serial.stderr));
-    // The plain solve's `total T guesses` line.
-    let want: u64 = text(&serial.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("total "))
-        .and_then(|t| t.split(' ').next())
-        .unwrap()
-        .parse()
-        .unwrap();
+    let (a, g) = small_lists(dir.path());
+    let want = solved_total(&a, &g, "aback");
     // Kubernetes: indexes 0..3 of 4 completions, at once.
     let res = dir.path().join("k8s");
     let children: Vec<std::process::Child> = (0..4)
@@ -417,7 +337,7 @@ fn first_key(a: &Path, g: &Path) -> String {
 #[test]
 fn stale_claims_are_taken_and_a_live_one_is_left_to_its_holder() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
+    let (a, g) = small_lists(dir.path());
     let key = first_key(&a, &g);
     let host = {
         let out = std::process::Command::new("hostname").output();

@@ -2,12 +2,13 @@
 //! brute-force reference (no bounds, no table, no pruning) for every objective.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use wordle_tree::game::candidates::partition;
 use wordle_tree::game::hard::Revealed;
 use wordle_tree::game::word::Word;
 use wordle_tree::game::{AnswerId, Game, GuessId, ListSource};
 use wordle_tree::search::bound::INFEASIBLE;
-use wordle_tree::search::Objective;
+use wordle_tree::search::{Config, Objective, Solver};
 use wordle_tree::FeedbackTable;
 
 /// A small deterministic generator (xorshift64*), so failures reproduce from the seed
@@ -178,4 +179,146 @@ pub fn run_on_lists(dir: &std::path::Path, args: &[&str]) -> (i32, String, Strin
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+// ---- shared by the proof, check-units, cluster and sweep tests ----
+
+/// The scheduler variables `--shard auto` and claims read, cleared from every child's
+/// environment by [`cli`] (the tests may themselves run inside a Slurm job).
+pub const SCHEDULER_VARS: [&str; 9] = [
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_MAX",
+    "SLURM_ARRAY_TASK_STEP",
+    "SLURM_ARRAY_JOB_ID",
+    "SLURM_JOB_ID",
+    "JOB_COMPLETION_INDEX",
+    "JOB_COMPLETIONS",
+];
+
+/// The binary, with no scheduler variables in its environment.
+pub fn cli() -> assert_cmd::Command {
+    let mut c = assert_cmd::Command::cargo_bin("wordle-tree").unwrap();
+    for v in SCHEDULER_VARS {
+        c.env_remove(v);
+    }
+    c
+}
+
+/// [`cli`] on the lists `a` (answers) and `g` (guesses), quiet.
+pub fn with_lists(a: &Path, g: &Path) -> assert_cmd::Command {
+    let mut c = cli();
+    c.arg("--answers")
+        .arg(a)
+        .arg("--guesses")
+        .arg(g)
+        .arg("--quiet");
+    c
+}
+
+pub fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A small custom game on disk in `dir` (every 8th answer, every 12th guess-only
+/// word of the `wordle` lists): from `aback`, every answer within 4 guesses is
+/// proved, within 3 refuted. Returns the answers' and guesses' files.
+pub fn small_lists(dir: &Path) -> (PathBuf, PathBuf) {
+    let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let words = |ws: Vec<String>| ws.join("\n") + "\n";
+    let a = dir.join("answers.txt");
+    let g = dir.join("guesses.txt");
+    let answers = full.answers.iter().step_by(8).map(|w| w.to_string());
+    std::fs::write(&a, words(answers.collect())).unwrap();
+    let guesses = full.guesses[full.n_answers()..]
+        .iter()
+        .step_by(12)
+        .map(|w| w.to_string());
+    std::fs::write(&g, words(guesses.collect())).unwrap();
+    (a, g)
+}
+
+/// A random game from `seed`: `least` to `least + spread - 1` answers drawn, 150
+/// extra guesses.
+pub fn seeded_game(seed: u64, least: usize, spread: usize) -> Game {
+    let mut rng = Rng(seed);
+    let n = least + rng.below(spread);
+    random_game(&mut rng, n, 150)
+}
+
+/// The guess with the most buckets over every answer (the opener with the most
+/// proof units).
+pub fn widest_opener(game: &Game, table: &FeedbackTable) -> GuessId {
+    let ids = game.all_answer_ids();
+    (0..game.n_guesses())
+        .map(GuessId::new)
+        .max_by_key(|&g| partition(table, g, &ids).len())
+        .unwrap()
+}
+
+/// A solver for `config` with a 64 MiB memory limit (whatever `config` says), as a
+/// test's own process would have.
+pub fn small_solver<'a>(game: &'a Game, table: &'a FeedbackTable, config: Config) -> Solver<'a> {
+    let config = Config {
+        memory_limit: 64 << 20,
+        ..config
+    };
+    Solver::new(game, table, config)
+}
+
+/// Ten answers and three extra guesses in a temporary directory (answers, guesses).
+pub fn tiny_game() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let answers = dir.path().join("a.txt");
+    let guesses = dir.path().join("g.txt");
+    std::fs::write(
+        &answers,
+        "cigar\nrebut\nsissy\nhumph\nawake\nblush\nfocal\nevade\nnaval\nserve\n",
+    )
+    .unwrap();
+    std::fs::write(&guesses, "salet\ntrace\ncrane\n").unwrap();
+    (dir, answers, guesses)
+}
+
+/// The total of a plain `solve --opener OPENER` on the lists `a` and `g` (its
+/// `total T guesses` line).
+pub fn solved_total(a: &Path, g: &Path, opener: &str) -> u64 {
+    let out = with_lists(a, g)
+        .args(["solve", "--opener", opener])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+        .lines()
+        .find_map(|l| l.strip_prefix("total "))
+        .and_then(|t| t.split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// `args` are refused: exit 2, the error names `needle`, no panic.
+pub fn assert_refused(args: &[&str], needle: &str) {
+    let out = cli().args(args).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+/// A results directory half lost: every other file removed and the second one
+/// replaced by `malformed` (for a resumed sweep).
+pub fn lose_half(dir: &Path, malformed: &str) {
+    let files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    for p in files.iter().step_by(2) {
+        std::fs::remove_file(p).unwrap();
+    }
+    std::fs::write(&files[1], malformed).unwrap();
 }

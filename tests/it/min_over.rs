@@ -3,7 +3,7 @@
 //! sweeps agree; the command's verdicts and exit codes.
 
 use crate::common;
-use assert_cmd::Command;
+use crate::common::{assert_refused, cli, lose_half};
 use common::{brute, random_game, Rng};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -190,14 +190,7 @@ fn serial_sharded_and_resumed_sweeps_agree() {
 
     // Resumed: half the files gone, one replaced by a malformed file; the rerun
     // reuses the rest and ends with the same verdict.
-    let files: Vec<_> = std::fs::read_dir(serial.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    for p in files.iter().step_by(2) {
-        std::fs::remove_file(p).unwrap();
-    }
-    std::fs::write(&files[1], "opener=oops\n").unwrap();
+    lose_half(serial.path(), "opener=oops\n");
     let summary = sweep_into(&game, &table, serial.path(), Shard::ALL, &s);
     assert!(summary.reused > 0 && !summary.computed.is_empty());
     assert!(
@@ -258,10 +251,6 @@ fn a_seeded_cutoff_at_the_minimum_proves_only_a_lower_bound() {
         Ranking::new(&game, &all, &recs).verdict(),
         Verdict::Minimum { over, .. } if over == m
     ));
-}
-
-fn cli() -> Command {
-    Command::cargo_bin("wordle-tree").unwrap()
 }
 
 /// A tiny custom game (the lists of the `check --opener any` test) through the binary.
@@ -383,10 +372,7 @@ fn check_any_min_over_cli_proves_reruns_merges_and_refuses_bad_input() {
         ),
     ] {
         let args: Vec<&str> = args.split_whitespace().collect();
-        let out = cli().args(&args).assert().code(2);
-        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-        assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_refused(&args, needle);
     }
 }
 

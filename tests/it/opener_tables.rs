@@ -462,7 +462,7 @@ fn old_result_files_are_completed_and_max_depth_is_checked() {
         &|_| {},
     )
     .unwrap();
-    assert_eq!((s.computed.len(), s.skipped), (all.len(), 0));
+    assert_eq!((s.computed.len(), s.reused), (all.len(), 0));
     // A rerun reuses them all.
     let s = openers::run(
         &game,
@@ -475,7 +475,7 @@ fn old_result_files_are_completed_and_max_depth_is_checked() {
         &|_| {},
     )
     .unwrap();
-    assert_eq!((s.computed.len(), s.skipped), (0, all.len()));
+    assert_eq!((s.computed.len(), s.reused), (0, all.len()));
     // The field round-trips; an impossible depth is refused with the file named.
     let r = results
         .scan()

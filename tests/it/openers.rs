@@ -179,7 +179,7 @@ fn rerun_skips_finished_files_and_gives_the_same_table() {
     let table1 = Ranking::new(&game, &all, &dir.scan().unwrap().records).table(40, 2);
     let again = run(&game, &table, &dir, &settings(false, None, 2));
     assert!(again.computed.is_empty());
-    assert_eq!(again.skipped, game.n_guesses());
+    assert_eq!(again.reused, game.n_guesses());
     let table2 = Ranking::new(&game, &all, &dir.scan().unwrap().records).table(40, 2);
     assert_eq!(table1, table2);
     assert_eq!(first.cutoff, again.cutoff);

@@ -4,8 +4,8 @@
 //! first guesses' totals as floors; serial, sharded and resumed sweeps agree; the
 //! count bound against `pair_bound`; `pair_below` against `pair_value`; the command.
 
+use crate::common::{cli, lose_half, tiny_game};
 use crate::common::{random_game, Rng};
-use assert_cmd::Command;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -313,14 +313,7 @@ fn serial_sharded_and_resumed_best_pair_sweeps_agree() {
         assert_eq!(verdict(&records(&game, merged.path(), &s)), want);
 
         // Resumed: half the files gone, one malformed; the rerun reuses the rest.
-        let files: Vec<_> = std::fs::read_dir(serial.path())
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        for p in files.iter().step_by(2) {
-            std::fs::remove_file(p).unwrap();
-        }
-        std::fs::write(&files[1], "first=oops\n").unwrap();
+        lose_half(serial.path(), "first=oops\n");
         let summary = sweep_into(&game, &table, None, serial.path(), Shard::ALL, &s);
         assert!(summary.reused > 0 && !summary.computed.is_empty());
         assert!(summary.warnings.iter().any(|w| w.contains("malformed")));
@@ -339,21 +332,9 @@ fn serial_sharded_and_resumed_best_pair_sweeps_agree() {
     }
 }
 
-fn cli() -> Command {
-    Command::cargo_bin("wordle-tree").unwrap()
-}
-
 #[test]
 fn pair_best_cli_proves_resumes_merges_and_refuses_bad_input() {
-    let dir = tempfile::tempdir().unwrap();
-    let answers = dir.path().join("a.txt");
-    let guesses = dir.path().join("g.txt");
-    std::fs::write(
-        &answers,
-        "cigar\nrebut\nsissy\nhumph\nawake\nblush\nfocal\nevade\nnaval\nserve\n",
-    )
-    .unwrap();
-    std::fs::write(&guesses, "salet\ntrace\ncrane\n").unwrap();
+    let (dir, answers, guesses) = tiny_game();
     let results = dir.path().join("r");
     let run = |extra: &[&str]| {
         let out = cli()

@@ -5,8 +5,8 @@
 
 use crate::common;
 
-use assert_cmd::Command;
-use std::path::{Path, PathBuf};
+use crate::common::{small_lists, solved_total, stderr, stdout, widest_opener, with_lists};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use wordle_tree::game::{Game, GuessId};
 use wordle_tree::jobs::proof::{self, Outcome, Plan, ProofError, Read, Scan, UnitKey, Verdict};
@@ -16,21 +16,15 @@ use wordle_tree::FeedbackTable;
 static NEVER: AtomicBool = AtomicBool::new(false);
 
 fn game(seed: u64) -> Game {
-    let mut rng = common::Rng(seed);
-    let n = 40 + rng.below(40);
-    common::random_game(&mut rng, n, 150)
+    common::seeded_game(seed, 40, 40)
 }
 
 fn solver<'a>(game: &'a Game, table: &'a FeedbackTable, hard: bool) -> Solver<'a> {
-    Solver::new(
-        game,
-        table,
-        Config {
-            hard,
-            memory_limit: 64 << 20,
-            ..Config::default()
-        },
-    )
+    let config = Config {
+        hard,
+        ..Config::default()
+    };
+    common::small_solver(game, table, config)
 }
 
 /// Runs the units of `shard` of `count` with a fresh solver (as another process
@@ -46,23 +40,12 @@ fn run_shard(
     let mut scan = proof::scan_dir(game, table, plan, dir).unwrap();
     let before = scan.done.len();
     let todo = plan.shard(shard.0, shard.1);
-    proof::run_units(&s, table, plan, dir, &mut scan, &todo, &NEVER, &|_| {}).unwrap();
+    proof::run_units(&s, table, plan, dir, &mut scan, &todo, &[], &NEVER, &|_| {}).unwrap();
     scan.done.len() - before
 }
 
 fn scan(game: &Game, table: &FeedbackTable, plan: &Plan, dir: &Path) -> Scan {
     proof::scan_dir(game, table, plan, dir).unwrap()
-}
-
-/// The opener with the most units (the most interesting split).
-fn opener(game: &Game, table: &FeedbackTable) -> GuessId {
-    (0..game.n_guesses())
-        .map(GuessId::new)
-        .max_by_key(|&g| {
-            let ids = game.all_answer_ids();
-            wordle_tree::game::candidates::partition(table, g, &ids).len()
-        })
-        .unwrap()
 }
 
 #[test]
@@ -71,7 +54,7 @@ fn four_shards_merge_to_the_monolithic_total_and_a_valid_tree() {
         for seed in 1..=4u64 {
             let game = game(seed * 7 + hard as u64);
             let table = FeedbackTable::build(&game);
-            let g = opener(&game, &table);
+            let g = widest_opener(&game, &table);
             let (want, _) = solver(&game, &table, hard)
                 .solve_opener(g, &|_, _, _| {})
                 .unwrap();
@@ -98,7 +81,7 @@ fn four_shards_merge_to_the_monolithic_total_and_a_valid_tree() {
 fn rerun_redoes_only_the_missing_units() {
     let game = game(3);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     assert_eq!(
@@ -132,7 +115,7 @@ fn rerun_redoes_only_the_missing_units() {
 fn damaged_unit_files_are_redone() {
     let game = game(5);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     run_shard(&game, &table, &plan, dir.path(), (1, 1));
@@ -163,7 +146,7 @@ fn damaged_unit_files_are_redone() {
 fn unit_with_a_wrong_subtree_is_damaged_even_with_a_good_checksum() {
     let game = game(6);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     run_shard(&game, &table, &plan, dir.path(), (1, 1));
@@ -186,7 +169,7 @@ fn unit_with_a_wrong_subtree_is_damaged_even_with_a_good_checksum() {
 fn foreign_unit_files_are_refused_by_name() {
     let game = game(8);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     run_shard(&game, &table, &plan, dir.path(), (1, 1));
@@ -213,7 +196,7 @@ fn foreign_unit_files_are_refused_by_name() {
             Plan::new(
                 &other_game,
                 &other_table,
-                opener(&other_game, &other_table),
+                widest_opener(&other_game, &other_table),
                 false,
                 6,
                 None,
@@ -266,7 +249,7 @@ fn cutoff_verdicts_bracket_the_exact_total() {
     for seed in [11u64, 12, 13] {
         let game = game(seed);
         let table = FeedbackTable::build(&game);
-        let g = opener(&game, &table);
+        let g = widest_opener(&game, &table);
         let (exact, _) = solver(&game, &table, false)
             .solve_opener(g, &|_, _, _| {})
             .unwrap();
@@ -296,7 +279,7 @@ fn cutoff_verdicts_bracket_the_exact_total() {
 fn an_interrupted_run_writes_no_unit() {
     let game = game(4);
     let table = FeedbackTable::build(&game);
-    let g = opener(&game, &table);
+    let g = widest_opener(&game, &table);
     let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let stop = AtomicBool::new(true);
@@ -310,6 +293,7 @@ fn an_interrupted_run_writes_no_unit() {
         dir.path(),
         &mut sc,
         &todo,
+        &[],
         &stop,
         &|_| {},
     );
@@ -344,74 +328,11 @@ fn unit_keys_round_trip_finer_steps_included() {
 
 // ---- through the binary ----
 
-fn cli() -> Command {
-    Command::cargo_bin("wordle-tree").unwrap()
-}
-
-/// A small custom game on disk (every 8th answer, every 12th guess-only word).
-fn lists(dir: &Path) -> (PathBuf, PathBuf) {
-    let full = Game::load(&wordle_tree::ListSource::Named("wordle".into())).unwrap();
-    let words = |ws: Vec<String>| ws.join("\n") + "\n";
-    let a = dir.join("answers.txt");
-    let g = dir.join("guesses.txt");
-    std::fs::write(
-        &a,
-        words(
-            full.answers
-                .iter()
-                .step_by(8)
-                .map(|w| w.to_string())
-                .collect(),
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        &g,
-        words(
-            full.guesses[full.n_answers()..]
-                .iter()
-                .step_by(12)
-                .map(|w| w.to_string())
-                .collect(),
-        ),
-    )
-    .unwrap();
-    (a, g)
-}
-
-fn with_lists(a: &Path, g: &Path) -> Command {
-    let mut c = cli();
-    c.arg("--answers")
-        .arg(a)
-        .arg("--guesses")
-        .arg(g)
-        .arg("--quiet");
-    c
-}
-
-fn stdout(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 #[test]
 fn cli_four_shard_processes_then_merge_equal_solve_and_verify() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
-    let plain = with_lists(&a, &g)
-        .args(["solve", "--opener", "aback"])
-        .output()
-        .unwrap();
-    let want = stdout(&plain)
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("total ")
-                .map(|r| r.split(' ').next().unwrap().to_string())
-        })
-        .unwrap();
+    let (a, g) = small_lists(dir.path());
+    let want = solved_total(&a, &g, "aback");
     let res = dir.path().join("res");
     let children: Vec<std::process::Child> = (1..=4)
         .map(|i| {
@@ -462,7 +383,7 @@ fn cli_four_shard_processes_then_merge_equal_solve_and_verify() {
 #[test]
 fn cli_merge_with_missing_units_lists_them_exits_2_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
+    let (a, g) = small_lists(dir.path());
     let res = dir.path().join("res");
     with_lists(&a, &g)
         .args(["solve", "--opener", "aback", "--results"])
@@ -516,7 +437,7 @@ fn cli_merge_with_missing_units_lists_them_exits_2_and_writes_nothing() {
 #[test]
 fn cli_refuses_a_foreign_unit_file_by_name() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
+    let (a, g) = small_lists(dir.path());
     let res = dir.path().join("res");
     with_lists(&a, &g)
         .args(["solve", "--opener", "aback", "--results"])
@@ -542,7 +463,7 @@ fn cli_refuses_a_foreign_unit_file_by_name() {
 #[test]
 fn cli_killed_runs_lose_only_units_in_progress() {
     let dir = tempfile::tempdir().unwrap();
-    let (a, g) = lists(dir.path());
+    let (a, g) = small_lists(dir.path());
     let plain = with_lists(&a, &g)
         .args(["--hard", "solve", "--opener", "aback"])
         .output()
@@ -752,6 +673,7 @@ fn a_journal_of_another_proof_is_refused_and_a_damaged_one_ignored() {
         dir.path(),
         &mut sc,
         &[0],
+        &[],
         &NEVER,
         &|_| {},
     )

@@ -70,7 +70,5 @@ pub use journal::{Journal, JOURNAL_EVERY, JOURNAL_MIN};
 pub use merge::{merge, Verdict};
 pub use outcome::{Goal, Outcome, ProofError, Record};
 pub use plan::{subtree_cost, Identity, Plan, Unit, UnitKey};
-pub use run::{
-    audit, feasible_unit, run_units, run_units_balanced, solve_unit, Audited, Status, Working,
-};
+pub use run::{audit, feasible_unit, run_units, solve_unit, Audited, Status, Working};
 pub use unit_file::{encode_record, read_record, scan_dir, Read, Scan, VERSION};

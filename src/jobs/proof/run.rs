@@ -17,7 +17,7 @@
 //! `DIR/claim.<KEY>.txt` ([`crate::store::claim`], through the driver's
 //! [`Job::claim`]): a unit another live process holds is left to it, and one whose
 //! file appeared meanwhile is read, not searched. So shards sharing a directory can
-//! take over each other's unstarted units ([`run_units_balanced`]): a shard done with
+//! take over each other's unstarted units ([`run_units`] with `others`): a shard done with
 //! its own units goes on with the others', largest first, once the directory shows
 //! that other shards work there. Claims never decide a result (only unit files do).
 //!
@@ -146,32 +146,19 @@ pub fn audit(
 /// [`Goal::Within`]. `stop` is the solver's stop flag: once set, the units
 /// in progress are abandoned (not written) and `Interrupted` is returned. `progress`
 /// is called after each unit.
-#[allow(clippy::too_many_arguments)]
-pub fn run_units(
-    solver: &Solver,
-    table: &FeedbackTable,
-    plan: &Plan,
-    dir: &Path,
-    scan: &mut Scan,
-    todo: &[usize],
-    stop: &AtomicBool,
-    progress: &(dyn Fn(&Status) + Sync),
-) -> Result<(), ProofError> {
-    run_units_balanced(solver, table, plan, dir, scan, todo, &[], stop, progress)
-}
-
-/// [`run_units`], then, once this run's own units (`todo`) are taken, the units of
-/// `others` (positions in the plan: other shards' units, largest first) that no
-/// process has started: each unit is claimed before it is searched
-/// ([`crate::store::claim`]), a unit claimed by another live process is left to it,
-/// and one whose file appears meanwhile is read, not searched. So a shard that
+///
+/// **Balance.** Once this run's own units (`todo`) are taken, the units of `others`
+/// (positions in the plan: other shards' units, largest first; empty: this run's own
+/// units only) that no process has started: each unit is claimed before it is
+/// searched ([`crate::store::claim`]), a unit claimed by another live process is left
+/// to it, and one whose file appears meanwhile is read, not searched. So a shard that
 /// finishes early takes over work from shards that still have much, and the
 /// directory ends the same as after a serial run. [`Status::mine`] grows by each unit
 /// taken over. Units of `others` are taken only in a directory other shards use:
 /// once it holds a unit file or a claim of one of their units that this run did not
 /// claim (a shard with a directory of its own solves its own units only).
 #[allow(clippy::too_many_arguments)]
-pub fn run_units_balanced(
+pub fn run_units(
     solver: &Solver,
     table: &FeedbackTable,
     plan: &Plan,

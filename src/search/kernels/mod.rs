@@ -432,6 +432,19 @@ mod tests {
         Simd::ALL.into_iter().filter(|s| s.available()).collect()
     }
 
+    /// The full `wordle` lists, their table, its answer-major copy on the process's
+    /// path (the scalar reference) and one on every path the CPU runs ([`paths`]).
+    pub(super) fn majors(test: &str) -> (Game, FeedbackTable, AnswerMajor, Vec<AnswerMajor>) {
+        let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+        let table = FeedbackTable::build(&game);
+        let scalar = AnswerMajor::new(&table);
+        let majors = paths(test)
+            .into_iter()
+            .map(|simd| AnswerMajor::new(&table).with_simd(simd))
+            .collect();
+        (game, table, scalar, majors)
+    }
+
     /// Lane `l` of a presence kernel's result (`mask`, `got`) against the scalar
     /// scan's `want` (buckets, sum of squares, candidate; `None`: dropped or not
     /// wanted). The presence kernels count no sum of squares.
@@ -457,13 +470,7 @@ mod tests {
     #[test]
     #[allow(clippy::needless_range_loop)] // lanes index several arrays
     fn block_kernels_match_the_scalar_scan() {
-        let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
-        let table = FeedbackTable::build(&game);
-        let scalar = AnswerMajor::new(&table);
-        let majors: Vec<AnswerMajor> = paths("block_kernels_match_the_scalar_scan")
-            .into_iter()
-            .map(|simd| AnswerMajor::new(&table).with_simd(simd))
-            .collect();
+        let (game, _table, scalar, majors) = majors("block_kernels_match_the_scalar_scan");
         let stride = game.n_guesses();
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut counts = vec![0u32; FEEDBACKS];
@@ -532,6 +539,20 @@ mod tests {
                         .into_iter()
                         .filter(|_| n <= PRESENCE_MAX_N)
                     {
+                        // A presence kernel's result against the scalar scan of the
+                        // guess in each lane (`None`: no guess there).
+                        let mut check =
+                            |mask, got: &[Split; LANES], guess: &dyn Fn(usize) -> Option<usize>| {
+                                for l in 0..LANES {
+                                    let want =
+                                        guess(l).and_then(|g| scan(g, max_repeats, wanted(l)));
+                                    let what = format!(
+                                        "{path:?}, lane {l}, guess {:?}, limit {max_repeats}",
+                                        guess(l)
+                                    );
+                                    same_presence(mask, got, l, want, &what);
+                                }
+                            };
                         let mut got = [Split::default(); LANES];
                         let mask = major.block_presence(
                             g0,
@@ -541,11 +562,7 @@ mod tests {
                             lanes,
                             &mut got,
                         );
-                        for l in 0..LANES {
-                            let want = scan(g0 + l, max_repeats, wanted(l));
-                            let what = format!("{path:?}, guess {}, limit {max_repeats}", g0 + l);
-                            same_presence(mask, &got, l, want, &what);
-                        }
+                        check(mask, &got, &|l| Some(g0 + l));
                         for window in &windows {
                             let mut got = [Split::default(); LANES];
                             let mask = major.window_presence(
@@ -556,14 +573,7 @@ mod tests {
                                 lanes,
                                 &mut got,
                             );
-                            for l in 0..LANES {
-                                let want = (l < window.len)
-                                    .then(|| scan(window.lane(l), max_repeats, wanted(l)))
-                                    .flatten();
-                                let what =
-                                    format!("{path:?}, window lane {l}, limit {max_repeats}");
-                                same_presence(mask, &got, l, want, &what);
-                            }
+                            check(mask, &got, &|l| (l < window.len).then(|| window.lane(l)));
                         }
                     }
                     for max_repeats in [1, 5, 16, 40, usize::MAX] {

@@ -503,12 +503,10 @@ pub(super) fn presence(
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{paths, xorshift};
-    use super::super::AnswerMajor;
+    use super::super::tests::{majors, xorshift};
     use super::super::PRESENCE_MAX_N;
     use super::*;
-    use crate::game::table::FeedbackTable;
-    use crate::game::{AnswerId, Game, GuessId, ListSource};
+    use crate::game::{AnswerId, GuessId};
 
     /// The slices of the feedbacks green at given positions hold every such feedback
     /// (all-green among them), and on every path the presence kernels given only those
@@ -528,14 +526,8 @@ mod tests {
         }
         assert_eq!(slices_for_greens(0), ALL_SLICES);
         assert_eq!(slices_for_greens(1 << 4).count_ones(), 11);
-        let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
-        let table = FeedbackTable::build(&game);
-        let scalar = AnswerMajor::new(&table);
-        let majors: Vec<AnswerMajor> =
-            paths("presence_over_the_green_slices_matches_the_scalar_scan")
-                .into_iter()
-                .map(|simd| AnswerMajor::new(&table).with_simd(simd))
-                .collect();
+        let (game, _table, scalar, majors) =
+            majors("presence_over_the_green_slices_matches_the_scalar_scan");
         let stride = game.n_guesses();
         let mut next = xorshift(0x51ed_2701_9e37_79b9);
         let mut counts = vec![0u32; FEEDBACKS];
