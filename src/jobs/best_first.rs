@@ -180,13 +180,13 @@ pub fn run(
         }
         let word = game.guesses[g.index()];
         match scan.records.get(&g) {
-            Some(r) if r.settles_exactly() => match r.outcome {
-                Outcome::Exact(v) => {
+            // Exact with its depth, or cannot finish: settled, not open.
+            Some(r) if r.settles_exactly() => {
+                if let Outcome::Exact(v) = r.outcome {
                     state.add_exact(v);
                     state.frontier.exact += 1;
                 }
-                _ => {} // cannot finish: settled, not open
-            },
+            }
             // An exact total without its depth is a bound (refined again, it gets one).
             Some(Record {
                 outcome: Outcome::Exact(lb) | Outcome::AtLeast(lb),

@@ -69,6 +69,7 @@ fn top_k(game: &Game, truth: &BTreeMap<GuessId, Option<u64>>, k: usize) -> Vec<(
     sorted.into_iter().filter(|x| x.0 <= kth).collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn best_first_into(
     game: &Game,
     table: &FeedbackTable,
