@@ -1,5 +1,6 @@
 //! The `openers` command: exact totals for many openers, resumable and shardable (see
-//! `wordle_tree::jobs::openers`); the progress bar, the timing report and the ranking table.
+//! `wordle_tree::jobs::openers`, and `--best-first`: `wordle_tree::jobs::best_first`); the
+//! progress bars, the timing reports and the ranking table.
 
 use super::{describe, jobs, Ctx};
 use anyhow::{bail, Result};

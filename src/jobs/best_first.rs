@@ -35,6 +35,11 @@
 //! opener a shard leaves inexact then costs more than its shard's K-th best, which is
 //! at least the global K-th best, so the merge of all shards proves the global top K.
 //!
+//! Measured (docs/guide/commands.md, original lists, `--top 1`, two threads, AVX-512,
+//! loaded machine): 12972 refinements, one per opener, 422.7 CPU-s in searches,
+//! against 414.7 for `openers --cutoff 7921` told the answer in advance; smaller
+//! steps refine openers more than once and cost more ([`default_step`]).
+//!
 //! Workers: one thread per core, each with its own [`Solver`] (its own table, an equal
 //! share of the memory limit); the frontier (a heap of open bounds), the exact totals
 //! and the count of refinements in progress sit under one lock. A worker that finds
