@@ -274,6 +274,7 @@ enum Command {
     #[command(after_help = "Examples:
   wordle-tree openers --top 5                          the 5 best openers, proved
   wordle-tree openers --exact --write-table my.csv     every opener's exact total
+  wordle-tree openers --best-first --top 10            the 10 best, refining least bounds first
   wordle-tree openers --random 100 --seed 1 --results sample")]
     Openers {
         /// Dismiss openers proved to cost at least this (default: the K-th best exact
@@ -324,6 +325,15 @@ enum Command {
         /// the results directory to FILE, atomically; partial while openers are missing.
         #[arg(long, value_name = "FILE", requires = "exact")]
         write_table: Option<PathBuf>,
+        /// Prove the best K (--top) exactly, best-first: always refine the opener with
+        /// the least proved bound, under a cutoff a step above it, until every other
+        /// opener is proved to cost more than the K-th best.
+        #[arg(long, conflicts_with_all = ["cutoff", "exact", "prepass"])]
+        best_first: bool,
+        /// With --best-first: the least step of a refinement's cutoff above the
+        /// opener's bound (default: the number of answers).
+        #[arg(long, value_name = "N", requires = "best_first")]
+        step: Option<u64>,
     },
 }
 
@@ -518,6 +528,8 @@ fn dispatch(ctx: &Ctx, command: &Command) -> Result<ExitCode> {
             prepass,
             exact,
             write_table,
+            best_first,
+            step,
         } => openers::run(
             ctx,
             openers::Args {
@@ -534,6 +546,7 @@ fn dispatch(ctx: &Ctx, command: &Command) -> Result<ExitCode> {
                 prepass: *prepass,
                 exact: *exact,
                 write_table: write_table.as_deref(),
+                best_first: best_first.then_some(*step),
             },
         ),
     }

@@ -1,5 +1,6 @@
 //! The `openers` command: exact totals for many openers, resumable and shardable (see
-//! `wordle_tree::jobs::openers`); the progress bar, the timing report and the ranking table.
+//! `wordle_tree::jobs::openers`, and `--best-first`: `wordle_tree::jobs::best_first`); the
+//! progress bars, the timing reports and the ranking table.
 
 use super::{describe, jobs, Ctx};
 use anyhow::{bail, Result};
@@ -7,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use wordle_tree::game::table::FeedbackTable;
+use wordle_tree::jobs::best_first;
 use wordle_tree::jobs::openers::{self, OpenersDir, Settings, Shard};
 use wordle_tree::store::opener_table::{Entry, OpenerTable};
 
@@ -26,6 +28,8 @@ pub(super) struct Args<'a> {
     pub prepass: usize,
     pub exact: bool,
     pub write_table: Option<&'a Path>,
+    /// `--best-first [--step N]`: `Some(step)`.
+    pub best_first: Option<Option<u64>>,
 }
 
 pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
@@ -75,31 +79,38 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             memory_limit: super::memory_bytes(a.memory)?,
             exact: a.exact,
         };
-        let (bar, show) = jobs::tally_bar(ctx.quiet, "openers");
-        let summary = openers::run(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show);
-        bar.finish_and_clear();
-        match summary {
-            Err(e) if jobs::is_interrupted(&e) => stopped = true,
-            summary => {
-                let summary = summary?;
-                let runs: Vec<(f64, String)> = summary
-                    .computed
-                    .iter()
-                    .map(|r| {
-                        let label =
-                            format!("{} {:.2} s ({} states)", r.opener, r.cpu_seconds, r.states);
-                        (r.cpu_seconds, label)
-                    })
-                    .collect();
-                let wall = t.elapsed().as_secs_f64();
-                jobs::sweep_report(
-                    &summary.warnings,
-                    Some(shard),
-                    summary.reused,
-                    summary.cutoff,
-                    wall,
-                    &runs,
-                )?;
+        if let Some(step) = a.best_first {
+            let step = step.unwrap_or_else(|| best_first::default_step(game));
+            stopped = run_best_first(ctx, &table, &set, &mine, &dir, &settings, step, shard)?;
+        } else {
+            let (bar, show) = jobs::tally_bar(ctx.quiet, "openers");
+            let summary = openers::run(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show);
+            bar.finish_and_clear();
+            match summary {
+                Err(e) if jobs::is_interrupted(&e) => stopped = true,
+                summary => {
+                    let summary = summary?;
+                    let runs: Vec<(f64, String)> = summary
+                        .computed
+                        .iter()
+                        .map(|r| {
+                            let label = format!(
+                                "{} {:.2} s ({} states)",
+                                r.opener, r.cpu_seconds, r.states
+                            );
+                            (r.cpu_seconds, label)
+                        })
+                        .collect();
+                    let wall = t.elapsed().as_secs_f64();
+                    jobs::sweep_report(
+                        &summary.warnings,
+                        Some(shard),
+                        summary.reused,
+                        summary.cutoff,
+                        wall,
+                        &runs,
+                    )?;
+                }
             }
         }
     }
@@ -148,4 +159,73 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         return Ok(jobs::interrupted(Some(a.results), "openers"));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `openers --best-first`: the run, its progress bar and its report (refinements,
+/// openers refined and how often, the CPU seconds). `Ok(true)`: interrupted.
+#[allow(clippy::too_many_arguments)]
+fn run_best_first(
+    ctx: &Ctx,
+    table: &FeedbackTable,
+    set: &[wordle_tree::game::GuessId],
+    mine: &[wordle_tree::game::GuessId],
+    dir: &OpenersDir,
+    settings: &Settings,
+    step: u64,
+    shard: Shard,
+) -> Result<bool> {
+    let t = Instant::now();
+    let bar = super::progress_bar(ctx.quiet, "best-first");
+    let shown = bar.clone();
+    let show = move |f: &best_first::Frontier| {
+        shown.set_position(f.refinements as u64);
+        shown.set_message(format!(
+            "open {} exact {} least bound {} K-th best {}",
+            f.open,
+            f.exact,
+            f.least.map_or("-".into(), |b| b.to_string()),
+            f.kth.map_or("-".into(), |b| b.to_string())
+        ));
+    };
+    let summary = best_first::run(
+        ctx.game, table, set, mine, dir, settings, step, ctx.stop, &show,
+    );
+    bar.finish_and_clear();
+    let summary = match summary {
+        Err(e) if jobs::is_interrupted(&e) => return Ok(true),
+        s => s?,
+    };
+    for w in &summary.warnings {
+        errln!("warning: {w}");
+    }
+    let mut per: std::collections::BTreeMap<_, usize> = std::collections::BTreeMap::new();
+    for r in &summary.computed {
+        *per.entry(r.opener).or_default() += 1;
+    }
+    let mut times: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+    for &n in per.values() {
+        *times.entry(n).or_default() += 1;
+    }
+    let spread: Vec<String> = times.iter().map(|(n, c)| format!("{c}x{n}")).collect();
+    let cpu: f64 = summary.computed.iter().map(|r| r.cpu_seconds).sum();
+    let f = summary.frontier;
+    outln!(
+        "shard {}/{}: best-first, step {step}: {} refinements of {} openers (openers x times refined: {}); {} left at their estimate; {cpu:.1} CPU-s in searches, {:.1} s wall",
+        shard.index,
+        shard.count,
+        f.refinements,
+        per.len(),
+        if spread.is_empty() { "-".into() } else { spread.join(" ") },
+        summary.unrefined,
+        t.elapsed().as_secs_f64()
+    );
+    outln!(
+        "K-th best exact total {}; every other open opener at least {}",
+        f.kth.map_or("none".into(), |v| v.to_string()),
+        f.least.map_or("(none open)".into(), |v| v.to_string())
+    );
+    if let Some(m) = super::bench::peak_memory_mib() {
+        outln!("peak memory {m:.0} MiB");
+    }
+    Ok(false)
 }

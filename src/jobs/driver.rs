@@ -552,7 +552,9 @@ impl<J: OpenerJob> Job for OpenerSweep<'_, J> {
 pub enum SweepError {
     #[error(transparent)]
     Results(#[from] crate::store::results::ResultsError),
-    #[error(transparent)]
+    // Not `transparent`: the source chain must reach the `SolveError`, so the CLI
+    // tells an interruption (exit 130, the resume line) from a failure.
+    #[error("{0}")]
     Solve(#[from] SolveError),
 }
 

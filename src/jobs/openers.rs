@@ -78,8 +78,9 @@ pub enum OpenersError {
     },
     #[error(transparent)]
     Results(#[from] ResultsError),
-    /// The search's error: an interruption.
-    #[error(transparent)]
+    /// The search's error: an interruption (its own source, so the CLI finds it in
+    /// the chain).
+    #[error("{0}")]
     Solve(#[from] SolveError),
     /// A solver result that does not check out (a bug, never bad input).
     #[error("internal error: {0}")]
@@ -714,7 +715,7 @@ fn can_finish(feasibility: &Solver, opener: GuessId) -> Result<bool, SolveError>
 
 /// The total and max depth of the optimal tree from `opener`, built from the
 /// solver's transposition table (re-searching what was evicted) and replayed.
-fn optimal_tree_depth(solver: &Solver, opener: GuessId) -> Result<(u64, u8), String> {
+pub(crate) fn optimal_tree_depth(solver: &Solver, opener: GuessId) -> Result<(u64, u8), String> {
     let game = solver.game();
     let config = solver.config();
     let left = config.max_guesses.saturating_sub(1);

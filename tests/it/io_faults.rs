@@ -583,6 +583,37 @@ fn long_commands_stop_on_sigint_and_sigterm_with_130() {
     assert!(is_fifo(&fifo));
 }
 
+/// Every resumable job, the min-over sweep and `openers` (plain and best-first)
+/// included, ends an interruption with the resume line, not `error: interrupted`.
+#[test]
+fn interrupted_sweeps_print_the_resume_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runs: [(&str, &[&str]); 3] = [
+        (
+            "check --min-over",
+            &["check", "--opener", "any", "--min-over", "4"],
+        ),
+        ("openers", &["openers"]),
+        (
+            "openers --best-first",
+            &["openers", "--best-first", "--top", "3"],
+        ),
+    ];
+    for (i, (what, args)) in runs.into_iter().enumerate() {
+        let results = tmp.path().join(format!("r{i}"));
+        let mut cmd = std::process::Command::new(bin());
+        cmd.arg("--quiet").args(args).arg("--results").arg(&results);
+        let out = interrupted_exits_130(cmd, libc::SIGINT, what);
+        let err = text(&out.stderr);
+        let want = format!(
+            "interrupted: the openers finished are saved in {}; rerun the same command to resume",
+            results.display()
+        );
+        assert!(err.contains(&want), "{what}: {err}");
+        assert!(!err.contains("error:"), "{what}: {err}");
+    }
+}
+
 #[test]
 fn threads_beyond_4_per_core_or_0_are_refused() {
     for n in ["0", "100000"] {

@@ -10,6 +10,7 @@
 //! environment through `Command::env`.
 
 mod analysis;
+mod best_first;
 mod browser;
 mod check;
 mod check_units;

@@ -25,7 +25,8 @@ pub enum ProofError {
     NotAUnit(PathBuf, String, Word),
     #[error("opener '{0}' needs at least 2 guesses")]
     TooFewGuesses(Word),
-    #[error(transparent)]
+    /// Its own source (not `transparent`), so the CLI finds an interruption in the chain.
+    #[error("{0}")]
     Solve(#[from] SolveError),
     #[error("internal error: unit {0}: {1}")]
     Internal(String, String),
