@@ -4,7 +4,10 @@
 //! x86_64, NEON on aarch64) and in AVX2 intrinsics ([`presence_avx2`]), over a block
 //! in place or a [`Window`]'s lanes (picked by byte shuffles with AVX2, [`Gather`]).
 //! In hard mode they pass over only the slices a state's greens allow
-//! ([`slices_for_greens`]).
+//! ([`slices_for_greens`]). The AVX2 kernel takes states of up to `3 * slices + 6`
+//! candidates by pairwise comparison instead ([`pairwise_avx2`], the same counts),
+//! and both finish the wanted lanes one at a time once few are under the limit
+//! ([`finish_alone`]). Figures: docs/guide/performance.md.
 
 use super::presence::Window;
 use super::{Split, LANES};
