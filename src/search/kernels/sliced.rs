@@ -4,12 +4,17 @@
 //! x86_64, NEON on aarch64) and in AVX2 intrinsics ([`presence_avx2`]), over a block
 //! in place or a [`Window`]'s lanes (picked by byte shuffles with AVX2, [`Gather`]).
 //! In hard mode they pass over only the slices a state's greens allow
-//! ([`slices_for_greens`]).
+//! ([`slices_for_greens`]). The AVX2 kernel takes states of up to `3 * slices + 6`
+//! candidates by pairwise comparison instead ([`pairwise_avx2`], the same counts),
+//! and both finish the wanted lanes one at a time once few are under the limit
+//! ([`finish_alone`]). Figures: docs/guide/performance.md.
 
 use super::presence::Window;
 use super::{Split, LANES};
 use crate::game::feedback::{Feedback, FEEDBACKS};
 use crate::game::table::Simd;
+#[cfg(target_arch = "x86_64")]
+use std::mem::MaybeUninit;
 
 /// Slices of the byte-sliced presence masks: feedback `f` is bit `f & 7` of slice
 /// `f >> 3` (243 feedbacks, 31 slices; all-green, 242, is bit 2 of slice 30).
@@ -77,7 +82,7 @@ const CHUNK: usize = 16;
 /// slices in `slices` are passed over ([`slices_for_greens`]).
 #[inline(always)]
 fn presence_sliced(
-    n: usize,
+    rows: &Rows,
     row: impl Fn(usize) -> [u8; LANES],
     slices: u32,
     max_repeats: usize,
@@ -97,8 +102,16 @@ fn presence_sliced(
         }
         buckets
     };
+    let n = rows.offsets().len();
     let mut j = 0;
     while j < n {
+        if j == 0 || max_repeats <= j {
+            let buckets = if j == 0 { [0; LANES] } else { count(&seen) };
+            let alive = alive_lanes(j, &buckets, max_repeats, want);
+            if alone(alive, slices) {
+                return finish_alone(rows, &seen, j, alive, max_repeats, out);
+            }
+        }
         let m = CHUNK.min(n - j);
         for c in 0..m {
             let r = row(j + c);
@@ -132,18 +145,116 @@ fn presence_sliced(
             }
         }
         j += m;
-        if j < n && max_repeats <= j && all_done(j, &count(&seen), max_repeats, want) {
-            return 0; // every wanted lane has reached the limit
-        }
     }
     let green = Feedback::ALL_GREEN.0 as usize;
     sliced_splits(n, &count(&seen), &seen[green >> 3], max_repeats, want, out)
 }
 
-/// True when every lane in `want` has reached `max_repeats` repeats after `j`
-/// candidates with `buckets` buckets each (the byte-sliced kernels' early stop).
-fn all_done(j: usize, buckets: &[u8; LANES], max_repeats: usize, want: u32) -> bool {
-    (0..LANES).all(|l| want >> l & 1 == 0 || j - buckets[l] as usize >= max_repeats)
+/// The most candidates [`pairwise_avx2`] takes (its rows held on the stack): past it
+/// the byte-sliced pass is cheaper over every slice.
+const PAIRWISE_MAX: usize = 3 * SLICES + 6;
+
+/// Whether the AVX2 kernel takes `n` candidates pairwise ([`pairwise_avx2`]):
+/// a candidate costs a compare and an OR per earlier one there (about `n` steps per
+/// candidate), where the byte-sliced pass costs three per slice in `slices` and about
+/// five more.
+fn pairwise(n: usize, slices: u32) -> bool {
+    n <= 3 * slices.count_ones() as usize + 6
+}
+
+/// The pairwise kernels' result for `n` candidates: per lane its repeats and whether
+/// some candidate showed all green (nonzero `green`), the wanted lanes under the limit.
+fn pairwise_splits(
+    n: usize,
+    repeats: &[u8; LANES],
+    green: &[u8; LANES],
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let mut alive = 0u32;
+    for (l, split) in out.iter_mut().enumerate() {
+        let r = repeats[l] as usize;
+        alive |= ((r < max_repeats) as u32) << l;
+        *split = Split {
+            buckets: n - r,
+            sum_squares: 0,
+            is_candidate: green[l] != 0,
+        };
+    }
+    alive & want
+}
+
+/// The lanes of `want` still under `max_repeats` repeats after `j` candidates with
+/// `buckets` buckets each.
+fn alive_lanes(j: usize, buckets: &[u8; LANES], max_repeats: usize, want: u32) -> u32 {
+    let mut alive = 0u32;
+    for (l, &b) in buckets.iter().enumerate() {
+        alive |= ((j - (b as usize) < max_repeats) as u32) << l;
+    }
+    alive & want
+}
+
+/// A lane taken alone (one candidate at a time, [`finish_alone`]) costs about as much
+/// per candidate as this many slices of the byte-sliced pass (a compare, an AND and an
+/// OR each, for all 32 lanes).
+const LANE_SLICES: u32 = 3;
+
+/// Whether the lanes `alive` are few enough to finish alone ([`finish_alone`]) rather
+/// than by the byte-sliced pass over `slices` (and the two steps per candidate that
+/// find its slices and bits). No lane left: the early stop.
+fn alone(alive: u32, slices: u32) -> bool {
+    alive.count_ones() * LANE_SLICES <= slices.count_ones() + 2
+}
+
+/// The byte-sliced kernels' result when the lanes `alive` are finished one at a time
+/// from candidate `j` (`seen`: the byte-sliced masks of the first `j`): each lane's
+/// mask taken out of the slices as four words, then a bit test per candidate, stopping
+/// at the limit. The same counts as the byte-sliced pass; the lanes not alive are
+/// dropped (their splits unset).
+fn finish_alone(
+    rows: &Rows,
+    seen: &[[u8; LANES]; SLICES],
+    j: usize,
+    alive: u32,
+    max_repeats: usize,
+    out: &mut [Split; LANES],
+) -> u32 {
+    let (table, offsets) = (rows.table(), rows.offsets());
+    let n = offsets.len();
+    let green = Feedback::ALL_GREEN.0 as usize;
+    let mut kept = 0u32;
+    let mut left = alive;
+    while left != 0 {
+        let l = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let mut mask = [0u64; 4];
+        let mut buckets = 0;
+        for (k, slice) in seen.iter().enumerate() {
+            mask[k / 8] |= (slice[l] as u64) << (8 * (k % 8));
+            buckets += slice[l].count_ones() as usize;
+        }
+        let col = rows.column(l);
+        let mut repeats = j - buckets;
+        for &o in &offsets[j..] {
+            let f = table[o + col] as usize;
+            let (w, bit) = (f >> 6, 1u64 << (f & 63));
+            repeats += (mask[w] & bit != 0) as usize;
+            mask[w] |= bit;
+            if repeats >= max_repeats {
+                break;
+            }
+        }
+        if repeats < max_repeats {
+            kept |= 1 << l;
+            out[l] = Split {
+                buckets: n - repeats,
+                sum_squares: 0,
+                is_candidate: mask[green >> 6] >> (green & 63) & 1 == 1,
+            };
+        }
+    }
+    kept
 }
 
 /// The byte-sliced kernels' result for `n` candidates: per lane its buckets and its
@@ -229,6 +340,21 @@ impl<'a> Rows<'a> {
     fn offsets(&self) -> &'a [usize] {
         match *self {
             Rows::Block { offsets, .. } | Rows::Window { offsets, .. } => offsets,
+        }
+    }
+
+    /// The table the rows are read from.
+    fn table(&self) -> &'a [u8] {
+        match *self {
+            Rows::Block { table, .. } | Rows::Window { table, .. } => table,
+        }
+    }
+
+    /// Where lane `l` lies in every row (from the row's offset).
+    fn column(&self, l: usize) -> usize {
+        match *self {
+            Rows::Block { g0, .. } => g0 + l,
+            Rows::Window { start, at, .. } => start + at[l] as usize,
         }
     }
 
@@ -370,7 +496,7 @@ fn presence_avx2(
                 // SAFETY: `r` holds 32 bytes.
                 unsafe { _mm256_loadu_si256(r.as_ptr().cast()) }
             };
-            presence_avx2_with(offsets.len(), row, slices, max_repeats, want, out)
+            presence_avx2_with(&rows, row, slices, max_repeats, want, out)
         }
         Rows::Window {
             table,
@@ -382,9 +508,76 @@ fn presence_avx2(
         } => {
             let gather = Gather::new(&at[..len]);
             let row = |j: usize| gather.load(table, offsets[j] + start);
-            presence_avx2_with(offsets.len(), row, slices, max_repeats, want, out)
+            presence_avx2_with(&rows, row, slices, max_repeats, want, out)
         }
     }
+}
+
+/// The presence kernel's result by pairwise comparison on the AVX2 path (for `n` up to
+/// [`PAIRWISE_MAX`], [`pairwise`]): each candidate's 32 feedbacks compared with every
+/// earlier candidate's (the rows kept in a stack array, four running ORs), a lane's
+/// repeats counted where some earlier one matched (buckets = `n - repeats`, as the
+/// masks count them; the sum of squares is not counted, as there).
+/// [`super::block_scan_body`] counts the pairs too, which limits it to 22 candidates.
+/// The same limit checks every 16 candidates. `row(j)` gives candidate `j`'s 32
+/// feedbacks. The same loops in plain Rust on the portable path ran `solve --opener
+/// trace` 2.2x slower than its byte-sliced pass, so that path keeps the pass.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn pairwise_avx2(
+    n: usize,
+    row: impl Fn(usize) -> __m256i,
+    max_repeats: usize,
+    want: u32,
+    out: &mut [Split; LANES],
+) -> u32 {
+    use std::arch::x86_64::*;
+    debug_assert!(n <= PAIRWISE_MAX);
+    let zero = _mm256_setzero_si256();
+    // Rows `..j` written before they are read (not zeroed per call).
+    let mut rows = [MaybeUninit::<__m256i>::uninit(); PAIRWISE_MAX];
+    let mut repeats = zero;
+    let mut green = zero;
+    let all_green = _mm256_set1_epi8(Feedback::ALL_GREEN.0 as i8);
+    let bytes = |v: __m256i| {
+        let mut b = [0u8; LANES];
+        // SAFETY: `b` holds 32 bytes.
+        unsafe { _mm256_storeu_si256(b.as_mut_ptr().cast(), v) };
+        b
+    };
+    for j in 0..n {
+        let f = row(j);
+        let mut dup = [zero; 4];
+        // SAFETY: rows `..j` are written (below, in the earlier turns), and
+        // `MaybeUninit<T>` has the layout of `T`.
+        let earlier: &[__m256i] = unsafe { std::slice::from_raw_parts(rows.as_ptr().cast(), j) };
+        let mut quads = earlier.chunks_exact(4);
+        for q in &mut quads {
+            for (d, &e) in dup.iter_mut().zip(q) {
+                *d = _mm256_or_si256(*d, _mm256_cmpeq_epi8(f, e));
+            }
+        }
+        for (d, &e) in dup.iter_mut().zip(quads.remainder()) {
+            *d = _mm256_or_si256(*d, _mm256_cmpeq_epi8(f, e));
+        }
+        let dup = _mm256_or_si256(
+            _mm256_or_si256(dup[0], dup[1]),
+            _mm256_or_si256(dup[2], dup[3]),
+        );
+        // A match is all ones, minus one.
+        repeats = _mm256_sub_epi8(repeats, dup);
+        green = _mm256_or_si256(green, _mm256_cmpeq_epi8(f, all_green));
+        rows[j].write(f);
+        if j % CHUNK == CHUNK - 1 && j + 1 < n && max_repeats <= j + 1 {
+            let r = bytes(repeats);
+            let done = |l: usize| want >> l & 1 == 0 || r[l] as usize >= max_repeats;
+            if (0..LANES).all(done) {
+                return 0; // every wanted lane has reached the limit
+            }
+        }
+    }
+    pairwise_splits(n, &bytes(repeats), &bytes(green), max_repeats, want, out)
 }
 
 /// [`presence_sliced`] written with AVX2 intrinsics: the compiler's own AVX2 build of
@@ -395,7 +588,7 @@ fn presence_avx2(
 #[target_feature(enable = "avx2")]
 #[inline]
 fn presence_avx2_with(
-    n: usize,
+    rows: &Rows,
     row: impl Fn(usize) -> __m256i,
     slices: u32,
     max_repeats: usize,
@@ -437,8 +630,24 @@ fn presence_avx2_with(
             _mm256_or_si256(s, _mm256_and_si256(_mm256_cmpeq_epi8(h, key), b))
         })
     };
+    let n = rows.offsets().len();
+    if pairwise(n, slices) {
+        return pairwise_avx2(n, row, max_repeats, want, out);
+    }
     let mut j = 0;
     while j < n {
+        if j == 0 || max_repeats <= j {
+            let buckets = if j == 0 { [0; LANES] } else { count(&seen) };
+            let alive = alive_lanes(j, &buckets, max_repeats, want);
+            if alone(alive, slices) {
+                let mut bytes = [[0u8; LANES]; SLICES];
+                for (b, s) in bytes.iter_mut().zip(&seen) {
+                    // SAFETY: `b` holds 32 bytes.
+                    unsafe { _mm256_storeu_si256(b.as_mut_ptr().cast(), *s) };
+                }
+                return finish_alone(rows, &bytes, j, alive, max_repeats, out);
+            }
+        }
         let m = CHUNK.min(n - j);
         for c in 0..m {
             let f = row(j + c);
@@ -459,9 +668,6 @@ fn presence_avx2_with(
             };
         }
         j += m;
-        if j < n && max_repeats <= j && all_done(j, &count(&seen), max_repeats, want) {
-            return 0; // every wanted lane has reached the limit
-        }
     }
     let green = Feedback::ALL_GREEN.0 as usize;
     let mut last = [0u8; LANES];
@@ -491,13 +697,16 @@ pub(super) fn presence(
         return unsafe { presence_avx2(rows, slices, max_repeats, want, out) };
     }
     let _ = simd;
-    let n = rows.offsets().len();
     // One copy of the kernel per kind of rows, each reading its rows without a
     // branch per row: one copy for both ran the portable `solve --opener trace` 1.25x
     // slower (7 pairs).
     match rows {
-        Rows::Block { .. } => presence_sliced(n, |j| rows.get(j), slices, max_repeats, want, out),
-        Rows::Window { .. } => presence_sliced(n, |j| rows.get(j), slices, max_repeats, want, out),
+        Rows::Block { .. } => {
+            presence_sliced(&rows, |j| rows.get(j), slices, max_repeats, want, out)
+        }
+        Rows::Window { .. } => {
+            presence_sliced(&rows, |j| rows.get(j), slices, max_repeats, want, out)
+        }
     }
 }
 
