@@ -97,14 +97,49 @@ fn is_fifo(path: &Path) -> bool {
         .is_fifo()
 }
 
-/// Sends `signal` to a child once it has run `after`, and expects exit 130 soon.
-fn interrupted_exits_130(mut cmd: std::process::Command, signal: i32, what: &str) -> Output {
+/// The CPU time (user and system) a live process has used so far, from
+/// `/proc/PID/stat` (0 when it cannot be read).
+fn cpu_seconds(pid: u32) -> f64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0.0;
+    };
+    // Fields after the command name (which may hold spaces) start at state, the 3rd;
+    // utime and stime are the 14th and 15th, in clock ticks.
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+        return 0.0;
+    };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        f.get(i - 3)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    // SAFETY: sysconf has no preconditions.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    (ticks(14) + ticks(15)) as f64 / hz
+}
+
+/// Sends `signal` to a child once `ready` holds for its process id (checked every
+/// 20 ms, for at most 120 s), and expects exit 130 soon.
+fn interrupted_exits_130_once(
+    mut cmd: std::process::Command,
+    signal: i32,
+    what: &str,
+    ready: impl Fn(u32) -> bool,
+) -> Output {
     let child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
+    let start = std::time::Instant::now();
+    while !ready(child.id()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "{what}: not ready after 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
     // SAFETY: signalling our own child process.
     assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
     let out = wait_at_most(child, 15, what);
@@ -116,6 +151,14 @@ fn interrupted_exits_130(mut cmd: std::process::Command, signal: i32, what: &str
         text(&out.stderr)
     );
     out
+}
+
+/// Sends `signal` to a child after it has run 700 ms, and expects exit 130 soon.
+fn interrupted_exits_130(cmd: std::process::Command, signal: i32, what: &str) -> Output {
+    let start = std::time::Instant::now();
+    interrupted_exits_130_once(cmd, signal, what, |_| {
+        start.elapsed() >= Duration::from_millis(700)
+    })
 }
 
 #[test]
@@ -603,7 +646,12 @@ fn interrupted_sweeps_print_the_resume_line() {
         let results = tmp.path().join(format!("r{i}"));
         let mut cmd = std::process::Command::new(bin());
         cmd.arg("--quiet").args(args).arg("--results").arg(&results);
-        let out = interrupted_exits_130(cmd, libc::SIGINT, what);
+        // Signalled once the child has spent 2 s of CPU (past loading the lists and
+        // building the table, which take well under 1 s and do not poll the stop flag),
+        // not after a fixed wall time: on a loaded machine 700 ms may still be inside
+        // the table build, and the grace period could run out before the line.
+        let out =
+            interrupted_exits_130_once(cmd, libc::SIGINT, what, |pid| cpu_seconds(pid) >= 2.0);
         let err = text(&out.stderr);
         let want = format!(
             "interrupted: the openers finished are saved in {}; rerun the same command to resume",
