@@ -1,7 +1,7 @@
 //! A small blocking WebDriver client for `browser.rs`: the dozen W3C WebDriver
 //! commands that test uses (new session, go to, refresh, find elements by CSS, text,
 //! click, send keys, execute a script, window size, screenshot, end session), as JSON
-//! over one HTTP/1.1 request a connection (`Connection: close`) on a `TcpStream`.
+//! over one HTTP/1.1 request a connection on a `TcpStream` (the reply read by its length).
 //!
 //! It replaces a WebDriver crate whose dependency tree (an async HTTP client, URL and
 //! Unicode segmentation tables, about 60 crates) was the largest part of a fresh
@@ -47,17 +47,48 @@ fn request(addr: &str, method: &str, path: &str, body: Option<&Value>) -> Result
         .write_all(head.as_bytes())
         .and_then(|()| stream.write_all(body.as_bytes()))
         .map_err(|e| format!("{method} {path}: {e}"))?;
+    // The reply's header, then its body by `Content-Length` (or chunked): a driver may
+    // keep the connection open whatever the request said, so never read to the end.
     let mut reply = Vec::new();
-    stream
-        .read_to_end(&mut reply)
-        .map_err(|e| format!("{method} {path}: {e}"))?;
-    let split = reply
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or_else(|| format!("{method} {path}: no HTTP header in the reply"))?;
+    let mut buf = [0u8; 65536];
+    let read = |stream: &mut TcpStream, reply: &mut Vec<u8>, buf: &mut [u8]| {
+        let n = stream
+            .read(buf)
+            .map_err(|e| format!("{method} {path}: {e}"))?;
+        reply.extend_from_slice(&buf[..n]);
+        Ok::<usize, String>(n)
+    };
+    let split = loop {
+        if let Some(i) = reply.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        if read(&mut stream, &mut reply, &mut buf)? == 0 {
+            return Err(format!(
+                "{method} {path}: the connection closed in the header"
+            ));
+        }
+    };
     let header = String::from_utf8_lossy(&reply[..split]).to_ascii_lowercase();
+    let length = header.lines().find_map(|l| {
+        l.strip_prefix("content-length:")
+            .and_then(|v| v.trim().parse::<usize>().ok())
+    });
+    let chunked = header.contains("transfer-encoding: chunked");
+    loop {
+        let body = &reply[split + 4..];
+        let done = match length {
+            Some(n) => body.len() >= n,
+            None if chunked => body.ends_with(b"0\r\n\r\n") && unchunk(body).is_ok(),
+            None => false,
+        };
+        if done || read(&mut stream, &mut reply, &mut buf)? == 0 {
+            break;
+        }
+    }
     let mut content = reply[split + 4..].to_vec();
-    if header.contains("transfer-encoding: chunked") {
+    if let Some(n) = length {
+        content.truncate(n);
+    } else if chunked {
         content = unchunk(&content)?;
     }
     let status: u16 = header
