@@ -1,5 +1,5 @@
 //! The `serve` page in a real browser: starts `wordle-tree serve` on a free port and
-//! headless Chromium under chromedriver (WebDriver, driven with fantoccini), plays a
+//! headless Chromium under chromedriver (WebDriver, driven by the small blocking client in `webdriver.rs`), plays a
 //! whole game through the page (the suggestion and the keyboard, tiles clicked and
 //! coloured by key) and checks what the page shows against the library.
 //!
@@ -8,8 +8,7 @@
 //! with a loud message, except in CI (`CI=true`), where it fails.
 //! `WORDLE_TREE_SCREENSHOT=FILE` also saves a PNG of the page after the review.
 
-use fantoccini::key::Key;
-use fantoccini::{Client, ClientBuilder, Locator};
+use super::webdriver::{Client, ENTER};
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -69,7 +68,7 @@ fn start_server() -> (Killed, String) {
     (Killed(child), url)
 }
 
-async fn connect(driver: &Path, extra: &[&str]) -> (Killed, Client) {
+fn connect(driver: &Path, extra: &[&str]) -> (Killed, Client) {
     let port = free_port();
     let child = Command::new(driver)
         .arg(format!("--port={port}"))
@@ -103,15 +102,10 @@ async fn connect(driver: &Path, extra: &[&str]) -> (Killed, Client) {
     );
     let start = Instant::now();
     loop {
-        let c = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps.clone())
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await;
-        match c {
+        match Client::connect(port, &serde_json::Value::Object(caps.clone())) {
             Ok(c) => return (child, c),
-            Err(e) if start.elapsed() < Duration::from_secs(30) => {
-                let _ = e;
-                tokio::time::sleep(Duration::from_millis(200)).await;
+            Err(_) if start.elapsed() < Duration::from_secs(30) => {
+                std::thread::sleep(Duration::from_millis(200));
             }
             Err(e) => panic!("cannot start a chromedriver session: {e}"),
         }
@@ -119,12 +113,12 @@ async fn connect(driver: &Path, extra: &[&str]) -> (Killed, Client) {
 }
 
 /// Waits until the element's text satisfies `ok` (the page updates asynchronously).
-async fn text_until(c: &Client, css: &str, ok: impl Fn(&str) -> bool) -> String {
+fn text_until(c: &Client, css: &str, ok: impl Fn(&str) -> bool) -> String {
     let start = Instant::now();
     loop {
-        if let Ok(e) = c.find(Locator::Css(css)).await {
+        if let Ok(e) = c.find(css) {
             // Tiles and the suggestion are shown in capitals (CSS): compare in lower case.
-            if let Ok(t) = e.text().await.map(|t| t.to_lowercase()) {
+            if let Ok(t) = e.text().map(|t| t.to_lowercase()) {
                 if ok(&t) {
                     return t;
                 }
@@ -135,18 +129,13 @@ async fn text_until(c: &Client, css: &str, ok: impl Fn(&str) -> bool) -> String 
         } else if start.elapsed() > Duration::from_secs(60) {
             panic!("{css}: not found");
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
-async fn click(c: &Client, css: &str, times: usize) {
+fn click(c: &Client, css: &str, times: usize) {
     for _ in 0..times {
-        c.find(Locator::Css(css))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        c.find(css).unwrap().click().unwrap();
     }
 }
 
@@ -206,63 +195,55 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
     .unwrap();
 
     let (_server, url) = start_server();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        let (_driver, c) = connect(&driver, &[]).await;
-        c.goto(&format!("{url}?list=wordle")).await.unwrap();
-        assert_eq!(text_until(&c, "#next-guess", |t| t != "…").await, "salet");
-        text_until(&c, "#candidates-count", |t| t == "2315 candidates left").await;
-        let expected = text_until(&c, "#expected", |t| !t.is_empty()).await;
+    {
+        let (_driver, c) = connect(&driver, &[]);
+        c.goto(&format!("{url}?list=wordle")).unwrap();
+        assert_eq!(text_until(&c, "#next-guess", |t| t != "…"), "salet");
+        text_until(&c, "#candidates-count", |t| t == "2315 candidates left");
+        let expected = text_until(&c, "#expected", |t| !t.is_empty());
         assert!(expected.contains("3.4212"), "{expected}");
 
         // Step 1: take the suggestion, click tiles 2 and 5 to yellow, click Add.
-        click(&c, "#use", 1).await;
-        click(&c, "#tiles .tile[data-i='1']", 1).await;
-        click(&c, "#tiles .tile[data-i='4']", 1).await;
-        click(&c, "#add", 1).await;
-        assert_eq!(
-            text_until(&c, "#next-guess", |t| t != "salet").await,
-            "tonic"
-        );
-        text_until(&c, "#candidates-count", |t| t == "21 candidates left").await;
-        let played = c.find_all(Locator::Css("#board .row")).await.unwrap();
+        click(&c, "#use", 1);
+        click(&c, "#tiles .tile[data-i='1']", 1);
+        click(&c, "#tiles .tile[data-i='4']", 1);
+        click(&c, "#add", 1);
+        assert_eq!(text_until(&c, "#next-guess", |t| t != "salet"), "tonic");
+        text_until(&c, "#candidates-count", |t| t == "21 candidates left");
+        let played = c.find_all("#board .row").unwrap();
         assert_eq!(played.len(), 1);
 
         // Step 2: another word, by keyboard: type it, keys 1 and 5 colour the tiles
         // (1: yellow; 5 twice: green), Enter adds it.
-        let word = c.find(Locator::Id("word")).await.unwrap();
-        word.send_keys("tiara").await.unwrap();
-        word.send_keys("155").await.unwrap();
-        let tiles = text_until(&c, "#tiles", |t| t.replace('\n', "") == "tiara").await;
+        let word = c.find("#word").unwrap();
+        word.send_keys("tiara").unwrap();
+        word.send_keys("155").unwrap();
+        let tiles = text_until(&c, "#tiles", |t| t.replace('\n', "") == "tiara");
         assert_eq!(tiles.replace('\n', ""), "tiara");
-        word.send_keys(&Key::Enter.to_string()).await.unwrap();
+        word.send_keys(ENTER).unwrap();
         let guess = game.guesses[third.guess.index()].to_string();
         assert_eq!(
-            text_until(&c, "#next-guess", |t| t != "tonic").await,
+            text_until(&c, "#next-guess", |t| t != "tonic"),
             guess,
             "the page's move off the tree is the library's"
         );
         text_until(&c, "#candidates-count", |t| {
             t == format!("{} candidates left", third.candidates.len())
-        })
-        .await;
-        let status = text_until(&c, "#status", |t| !t.is_empty()).await;
+        });
+        let status = text_until(&c, "#status", |t| !t.is_empty());
         assert!(status.contains("off the stored tree"), "{status}");
 
         // Step 3: the answer, every tile clicked twice to green.
-        word.send_keys("quota").await.unwrap();
+        word.send_keys("quota").unwrap();
         for i in 0..5 {
-            click(&c, &format!("#tiles .tile[data-i='{i}']"), 2).await;
+            click(&c, &format!("#tiles .tile[data-i='{i}']"), 2);
         }
-        click(&c, "#add", 1).await;
-        text_until(&c, "#status", |t| t == "solved: quota in 3 guesses.").await;
+        click(&c, "#add", 1);
+        text_until(&c, "#status", |t| t == "solved: quota in 3 guesses.");
 
         // The review, as the library computes it.
-        text_until(&c, "#sum-total", |t| t == "your total: 3 guesses.").await;
-        let start = text_until(&c, "#sum-start", |t| !t.is_empty()).await;
+        text_until(&c, "#sum-total", |t| t == "your total: 3 guesses.");
+        let start = text_until(&c, "#sum-start", |t| !t.is_empty());
         assert_eq!(
             start,
             format!(
@@ -270,7 +251,7 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
                 review.optimal_start().expected()
             )
         );
-        let choices = text_until(&c, "#sum-choices", |t| !t.is_empty()).await;
+        let choices = text_until(&c, "#sum-choices", |t| !t.is_empty());
         assert_eq!(
             choices,
             format!(
@@ -279,66 +260,62 @@ fn the_page_plays_a_whole_game_and_shows_the_review() {
                 review.luck().value
             )
         );
-        let rows = c
-            .find_all(Locator::Css("#review-cards .card"))
-            .await
-            .unwrap();
+        let rows = c.find_all("#review-cards .card").unwrap();
         assert_eq!(rows.len(), 3);
-        let row2 = rows[1].text().await.unwrap();
+        let row2 = rows[1].text().unwrap();
         let s2 = &review.steps[1];
         assert!(!s2.is_optimal());
         assert!(
             row2.contains("tiara") && row2.contains(&format!("{:.4}", s2.lost().value)),
             "{row2}"
         );
-        let row1 = rows[0].text().await.unwrap();
+        let row1 = rows[0].text().unwrap();
         assert!(row1.contains("0 (optimal)"), "{row1}");
         if let Some(file) = std::env::var_os("WORDLE_TREE_SCREENSHOT") {
-            let png = c.screenshot().await.unwrap();
+            let png = c.screenshot().unwrap();
             std::fs::write(file, png).unwrap();
         }
-        c.close().await.unwrap();
-    });
+        c.close().unwrap();
+    }
 }
 
 /// Runs JavaScript in the page and returns its value.
-async fn js(c: &Client, script: &str, args: Vec<serde_json::Value>) -> serde_json::Value {
-    c.execute(script, args).await.unwrap()
+fn js(c: &Client, script: &str, args: Vec<serde_json::Value>) -> serde_json::Value {
+    c.execute(script, args).unwrap()
 }
 
 /// Waits until `css` matches exactly `n` elements.
-async fn count_until(c: &Client, css: &str, n: usize) {
+fn count_until(c: &Client, css: &str, n: usize) {
     let start = Instant::now();
     loop {
-        let found = c.find_all(Locator::Css(css)).await.map_or(0, |v| v.len());
+        let found = c.find_all(css).map_or(0, |v| v.len());
         if found == n {
             return;
         }
         if start.elapsed() > Duration::from_secs(60) {
             panic!("{css}: {found} elements, not {n}");
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
 /// Saves a screenshot at `width` px when `WORDLE_TREE_SCREENSHOTS=DIR` is set (the
 /// user guide's pictures: `serve-<width>-<scheme>.png`), after checking that nothing
 /// needs a horizontal scroll at that width.
-async fn screenshot(c: &Client, width: u32, height: u32, scheme: &str) {
-    c.set_window_size(width, height).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+fn screenshot(c: &Client, width: u32, height: u32, scheme: &str) {
+    c.set_window_size(width, height).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
     let overflow = js(
         c,
         "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
         vec![],
-    )
-    .await;
+    );
     assert!(
         overflow.as_i64().unwrap() <= 0,
         "{width} px: the page scrolls sideways by {overflow} px"
     );
     if let Some(dir) = std::env::var_os("WORDLE_TREE_SCREENSHOTS") {
-        let png = c.screenshot().await.unwrap();
+        let png = c.screenshot().unwrap();
         std::fs::write(
             Path::new(&dir).join(format!("serve-{width}-{scheme}.png")),
             png,
@@ -369,95 +346,85 @@ fn a_link_reopens_the_game_a_reload_keeps_it_and_a_pasted_share_grid_plays_it() 
         .collect();
 
     let (_server, url) = start_server();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     for (scheme, flags) in [("light", vec![]), ("dark", vec!["--force-dark-mode"])] {
-        rt.block_on(async {
-            let (_driver, c) = connect(&driver, &flags).await;
+        {
+            let (_driver, c) = connect(&driver, &flags);
             // The link: both rows and the next move; again after a reload, and again
             // from local storage at the bare address.
             let link = format!("{url}?list=wordle&mode=normal&h=salet:BYBBY,tiara:YBBBG");
-            c.goto(&link).await.unwrap();
+            c.goto(&link).unwrap();
             for round in 0..3 {
-                count_until(&c, "#board .row", 2).await;
-                let board =
-                    text_until(&c, "#board", |t| t.replace('\n', "").contains("tiara")).await;
+                count_until(&c, "#board .row", 2);
+                let board = text_until(&c, "#board", |t| t.replace('\n', "").contains("tiara"));
                 assert_eq!(board.replace('\n', ""), "salettiara", "round {round}");
-                text_until(&c, "#next-guess", |t| optimal.iter().any(|w| w == t)).await;
-                text_until(&c, "#expected", |t| t.contains(&expected)).await;
-                let opener = text_until(&c, "#opener-value", |t| !t.is_empty()).await;
+                text_until(&c, "#next-guess", |t| optimal.iter().any(|w| w == t));
+                text_until(&c, "#expected", |t| t.contains(&expected));
+                let opener = text_until(&c, "#opener-value", |t| !t.is_empty());
                 assert!(
                     opener.contains("3.4212") && opener.contains("rank 1"),
                     "{opener}"
                 );
                 match round {
-                    0 => c.refresh().await.unwrap(),
-                    1 => c.goto(&url).await.unwrap(),
+                    0 => c.refresh().unwrap(),
+                    1 => c.goto(&url).unwrap(),
                     _ => {}
                 }
             }
             assert_eq!(
-                js(&c, "return location.search;", vec![]).await,
+                js(&c, "return location.search;", vec![]),
                 "?list=wordle&mode=normal&h=salet:BYBBY,tiara:YBBBG"
             );
             let dark = js(
                 &c,
                 "return matchMedia('(prefers-color-scheme: dark)').matches;",
                 vec![],
-            )
-            .await;
+            );
             assert_eq!(dark, scheme == "dark", "{scheme}");
 
             // A pasted share grid with the guesses typed beside it.
-            click(&c, "#new", 1).await;
-            count_until(&c, "#board .row", 0).await;
-            click(&c, "#paste-box summary", 1).await;
+            click(&c, "#new", 1);
+            count_until(&c, "#board .row", 0);
+            click(&c, "#paste-box summary", 1);
             let grid = "Wordle 1,234 3/6\n\n⬛🟨⬛⬛🟨\n🟨⬛⬛⬛\n🟩🟩🟩🟩🟩";
             // (ChromeDriver types only the basic plane: the squares are pasted by script.)
             let set = "document.getElementById('paste').value = arguments[0];";
-            js(&c, set, vec![grid.into()]).await;
-            c.find(Locator::Id("paste-guesses"))
-                .await
+            js(&c, set, vec![grid.into()]);
+            c.find("#paste-guesses")
                 .unwrap()
                 .send_keys("salet tiara quota")
-                .await
                 .unwrap();
-            click(&c, "#paste-load", 1).await;
+            click(&c, "#paste-load", 1);
             // The bad row is named beside the row.
-            let err = text_until(&c, "#paste-preview .row-error", |t| !t.is_empty()).await;
+            let err = text_until(&c, "#paste-preview .row-error", |t| !t.is_empty());
             assert!(
                 err.contains("share row 2") && err.contains("4 squares, expected 5"),
                 "{err}"
             );
-            let row = text_until(&c, "#paste-preview .prow:nth-child(2)", |t| !t.is_empty()).await;
+            let row = text_until(&c, "#paste-preview .prow:nth-child(2)", |t| !t.is_empty());
             assert!(row.starts_with("row 2"), "{row}");
             js(
                 &c,
                 set,
                 vec![grid.replace("🟨⬛⬛⬛\n", "🟨⬛⬛⬛🟩\n").into()],
-            )
-            .await;
-            click(&c, "#paste-load", 1).await;
-            text_until(&c, "#status", |t| t == "solved: quota in 3 guesses.").await;
-            count_until(&c, "#board .row", 3).await;
-            count_until(&c, "#review-cards .card", 3).await;
-            let share = text_until(&c, "#share-text", |t| !t.is_empty()).await;
+            );
+            click(&c, "#paste-load", 1);
+            text_until(&c, "#status", |t| t == "solved: quota in 3 guesses.");
+            count_until(&c, "#board .row", 3);
+            count_until(&c, "#review-cards .card", 3);
+            let share = text_until(&c, "#share-text", |t| !t.is_empty());
             assert!(
                 share.contains("⬛🟨⬛⬛🟨\n🟨⬛⬛⬛🟩\n🟩🟩🟩🟩🟩"),
                 "{share}"
             );
             assert!(share.contains("3/6"), "{share}");
             // The bar charts: the tree's six bars and this game's highlighted bar.
-            count_until(&c, "#chart-tree svg rect.bar", 6).await;
-            count_until(&c, "#chart-games svg rect.bar.now", 1).await;
+            count_until(&c, "#chart-tree svg rect.bar", 6);
+            count_until(&c, "#chart-games svg rect.bar.now", 1);
             let label = js(
                 &c,
                 "return document.querySelector('#chart-tree svg').getAttribute('aria-label');",
                 vec![],
-            )
-            .await;
+            );
             let want: Vec<String> = tree
                 .verify(&game)
                 .histogram()
@@ -471,46 +438,33 @@ fn a_link_reopens_the_game_a_reload_keeps_it_and_a_pasted_share_grid_plays_it() 
                 "{label}"
             );
             // Tied best guesses are words with the value beside them.
-            let cards = c
-                .find_all(Locator::Css("#review-cards .card"))
-                .await
-                .unwrap();
-            let third_card = cards[2].text().await.unwrap();
+            let cards = c.find_all("#review-cards .card").unwrap();
+            let third_card = cards[2].text().unwrap();
             assert!(third_card.contains("best guess"), "{third_card}");
             // The high-contrast switch: orange and blue squares in the share text.
-            click(&c, "#hc", 1).await;
-            let share = text_until(&c, "#share-text", |t| t.contains('🟧')).await;
+            click(&c, "#hc", 1);
+            let share = text_until(&c, "#share-text", |t| t.contains('🟧'));
             assert!(
                 share.contains("⬛🟦⬛⬛🟦\n🟦⬛⬛⬛🟧\n🟧🟧🟧🟧🟧"),
                 "{share}"
             );
-            click(&c, "#hc", 1).await;
+            click(&c, "#hc", 1);
             // The guesses and the answer alone give the same game.
-            click(&c, "#new", 1).await;
-            count_until(&c, "#board .row", 0).await;
-            js(&c, set, vec!["".into()]).await;
-            c.find(Locator::Id("paste-answer"))
-                .await
-                .unwrap()
-                .send_keys("quota")
-                .await
-                .unwrap();
-            click(&c, "#paste-load", 1).await;
-            text_until(&c, "#status", |t| t == "solved: quota in 3 guesses.").await;
-            let board = text_until(&c, "#board", |t| t.replace('\n', "").len() == 15).await;
+            click(&c, "#new", 1);
+            count_until(&c, "#board .row", 0);
+            js(&c, set, vec!["".into()]);
+            c.find("#paste-answer").unwrap().send_keys("quota").unwrap();
+            click(&c, "#paste-load", 1);
+            text_until(&c, "#status", |t| t == "solved: quota in 3 guesses.");
+            let board = text_until(&c, "#board", |t| t.replace('\n', "").len() == 15);
             assert_eq!(board.replace('\n', ""), "salettiaraquota");
-            count_until(&c, "#review-cards .card", 3).await;
+            count_until(&c, "#review-cards .card", 3);
             // Every review figure visible without a horizontal scroll, at both widths.
-            c.find(Locator::Css("#paste-box summary"))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
-            js(&c, "window.scrollTo(0, 0);", vec![]).await;
-            screenshot(&c, 1280, 1900, scheme).await;
-            screenshot(&c, 390, 3000, scheme).await;
-            c.close().await.unwrap();
-        });
+            c.find("#paste-box summary").unwrap().click().unwrap();
+            js(&c, "window.scrollTo(0, 0);", vec![]);
+            screenshot(&c, 1280, 1900, scheme);
+            screenshot(&c, 390, 3000, scheme);
+            c.close().unwrap();
+        }
     }
 }

@@ -78,6 +78,12 @@ pub fn answer_cost(obj: &Objective, max_guesses: u8, a: AnswerId, depth: u8) -> 
 }
 
 /// The least cost over all trees, by trying every guess at every node.
+///
+/// A pure function of the node (its candidates, depth and, in hard mode, what the
+/// history revealed), so each node's value is kept in a memo for the rest of the call:
+/// the same candidates are reached by many orders of guesses, and without the memo the
+/// brute-force tests took minutes (`analysis::opener_bounds_...` alone 291 s on 2
+/// loaded cores). The memo changes how often a value is computed, not the value.
 #[allow(clippy::too_many_arguments)]
 pub fn brute(
     game: &Game,
@@ -88,8 +94,30 @@ pub fn brute(
     depth: u8,
     revealed: Option<Revealed>,
 ) -> u64 {
+    let mut memo = Memo::default();
+    brute_node(game, table, obj, max, ids, depth, revealed, &mut memo)
+}
+
+/// [`brute`]'s values by node: candidates, depth, revealed.
+type Memo = std::collections::HashMap<(Vec<AnswerId>, u8, Option<Revealed>), u64>;
+
+#[allow(clippy::too_many_arguments)]
+fn brute_node(
+    game: &Game,
+    table: &FeedbackTable,
+    obj: &Objective,
+    max: u8,
+    ids: &[AnswerId],
+    depth: u8,
+    revealed: Option<Revealed>,
+    memo: &mut Memo,
+) -> u64 {
     if depth > max {
         return INFEASIBLE as u64;
+    }
+    let key = (ids.to_vec(), depth, revealed);
+    if let Some(&v) = memo.get(&key) {
+        return v;
     }
     let mut best = INFEASIBLE as u64;
     for g in (0..game.n_guesses()).map(GuessId::new) {
@@ -107,7 +135,7 @@ pub fn brute(
                 cost += answer_cost(obj, max, b[0], depth);
             } else {
                 let next = revealed.map(|r| r.after(word, *f));
-                cost += brute(game, table, obj, max, b, depth + 1, next);
+                cost += brute_node(game, table, obj, max, b, depth + 1, next, memo);
             }
             if cost >= best {
                 break; // (only a shortcut of the sum: the minimum is unchanged)
@@ -115,7 +143,9 @@ pub fn brute(
         }
         best = best.min(cost);
     }
-    best.min(INFEASIBLE as u64)
+    let best = best.min(INFEASIBLE as u64);
+    memo.insert(key, best);
+    best
 }
 
 /// The bytes of a tree file holding exactly these fields (`root` as is, valid or not)

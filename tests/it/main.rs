@@ -40,3 +40,4 @@ mod solve_cli;
 mod solver;
 mod table;
 mod tree_files;
+mod webdriver;
