@@ -45,11 +45,12 @@ pub const BUILT_IN: &str = "<built-in>";
 
 /// The opener of the shipped tree of a named list: `tarse` for nyt2023 (the published
 /// best opener of that list), `lants` for wordle-all (the published tree's opener,
-/// proved optimal from it: trees/README.md), `salet` for the others.
+/// proved optimal from it: trees/README.md) and nyt-all (the same opener, proved on
+/// the NYT big game: 61190), `salet` for the others.
 pub fn opener(list: &str) -> &'static str {
     match list {
         "nyt2023" => "tarse",
-        "wordle-all" => "lants",
+        "wordle-all" | "nyt-all" => "lants",
         _ => "salet",
     }
 }
@@ -104,7 +105,7 @@ pub fn built_in_path(dir: &str, name: &str) -> PathBuf {
 
 /// The built-in tree of a game's lists and mode, checked against the game
 /// ([`file::decode`]): `Ok(None)` for lists with no shipped tree in that mode (custom
-/// lists, sowpods, nyt-all, wordle-all in hard mode).
+/// lists, sowpods, the big games in hard mode).
 pub fn tree(game: &Game, hard: bool) -> Result<Option<Tree>, FileError> {
     Ok(find_tree(&[], game, hard)?.map(|(t, _)| t))
 }
@@ -181,7 +182,7 @@ mod tests {
     /// lookups use are all there.
     #[test]
     fn every_built_in_item_loads() {
-        assert!(tree_names().count() >= 7);
+        assert!(tree_names().count() >= 8);
         assert_eq!(table_names().count(), 4);
         for (list, hard) in [
             ("wordle", false),
@@ -191,6 +192,7 @@ mod tests {
             ("nyt2023", false),
             ("nyt2023", true),
             ("wordle-all", false),
+            ("nyt-all", false),
         ] {
             let g = game(list);
             let t = tree(&g, hard).unwrap().unwrap();

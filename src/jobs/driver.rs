@@ -283,6 +283,10 @@ pub trait OpenerJob: Sync {
     fn cutoff_after(&self, v: u64) -> Option<u64> {
         Some(v + 1)
     }
+    /// The record of `opener` as the results directory holds it now (another shard
+    /// may have written it since the scan), for taking over other shards' openers
+    /// ([`OpenerSweep::taking_over`], [`crate::jobs::balance`]).
+    fn reread(&self, opener: GuessId) -> Option<Self::Record>;
 }
 
 /// An [`OpenerJob`] with the state every cutoff sweep keeps; the [`Job`] of one
@@ -295,6 +299,10 @@ pub struct OpenerSweep<'a, J: OpenerJob> {
     tally: Mutex<Tally>,
     computed: Mutex<Vec<J::Record>>,
     progress: &'a (dyn Fn(&Tally) + Sync),
+    /// Other shards' openers, taken over once this run's are done, and the game
+    /// that names them.
+    others: Vec<GuessId>,
+    game: Option<&'a Game>,
 }
 
 impl<'a, J: OpenerJob> OpenerSweep<'a, J> {
@@ -328,19 +336,31 @@ impl<'a, J: OpenerJob> OpenerSweep<'a, J> {
             cutoff: Cutoff::new(cutoff),
             computed: Mutex::new(Vec::new()),
             progress,
+            others: Vec::new(),
+            game: None,
         }
+    }
+
+    /// Takes over the openers of `others` (other shards' openers) that nobody has
+    /// started once this run's own are done ([`crate::jobs::balance`]).
+    pub fn taking_over(mut self, game: &'a Game, others: Vec<GuessId>) -> Self {
+        self.others = others;
+        self.game = Some(game);
+        self
     }
 
     /// Settles the units of `queue` on `threads` workers ([`run`]); `warnings`: what
     /// the directory scan could not use, passed through.
     pub fn run(
-        self,
+        mut self,
         queue: &Queue<GuessId>,
         threads: usize,
         stop: &AtomicBool,
         warnings: Vec<String>,
     ) -> Result<Summary<J::Record>, J::Error> {
-        let ran = run(&self, queue, threads, stop)?;
+        let others = std::mem::take(&mut self.others);
+        let dir = self.results.shared_path();
+        let ran = crate::jobs::balance::run(&self, queue, &others, dir, threads, stop)?;
         Ok(Summary {
             computed: self.computed.into_inner().unwrap(),
             reused: ran.reused,
@@ -407,6 +427,17 @@ impl<'a, R: SweepRecord> SweepDir<'a, R> {
         self.dir.scan_records(|stem, f, path| {
             R::read(self.game, stem, f).map_err(|why| ResultsError::Malformed(path.into(), why))
         })
+    }
+
+    /// The record of `g` as the directory holds it now (`None`: none, or one a scan
+    /// would refuse).
+    pub fn read_one(&self, g: GuessId) -> Option<R> {
+        let stem = self.game.guesses[g.index()];
+        let f = self.dir.read_stem(stem.as_str())?;
+        R::read(self.game, stem.as_str(), &f)
+            .ok()
+            .filter(|(h, _)| *h == g)
+            .map(|(_, r)| r)
     }
 
     /// Writes one record atomically; the error names the file.
@@ -543,6 +574,31 @@ impl<J: OpenerJob> Job for OpenerSweep<'_, J> {
         if !reused {
             self.computed.lock().unwrap().push(r);
         }
+    }
+}
+
+impl<J: OpenerJob> OpenerSweep<'_, J> {
+    /// The opener's word (its files' stem); only with [`OpenerSweep::taking_over`].
+    fn word(&self, g: GuessId) -> String {
+        self.game.map_or_else(
+            || format!("#{}", g.0),
+            |game| game.guesses[g.index()].to_string(),
+        )
+    }
+}
+
+impl<J: OpenerJob> crate::jobs::balance::Shared for OpenerSweep<'_, J> {
+    fn unit_name(&self, g: GuessId) -> String {
+        format!("{}.txt", self.word(g))
+    }
+
+    fn has_file(&self, g: GuessId) -> bool {
+        std::fs::symlink_metadata(self.results.file(&self.word(g))).is_ok()
+    }
+
+    fn fresh(&self, g: GuessId) -> Option<J::Record> {
+        let r = self.job.reread(g)?;
+        self.job.reusable(&r, self.cutoff.get()).then_some(r)
     }
 }
 

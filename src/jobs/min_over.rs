@@ -204,6 +204,7 @@ pub fn sweep(
     };
     let total = queue.units.len();
     OpenerSweep::new(job, &dir.dir, records, first, total, progress)
+        .taking_over(game, crate::jobs::balance::others(all, mine))
         .run(&queue, threads, stop, warnings)
 }
 
@@ -220,6 +221,10 @@ impl<'a> OpenerJob for OverJob<'a> {
     type Worker = Solver<'a>;
     type Record = Record;
     type Error = SweepError;
+
+    fn reread(&self, opener: GuessId) -> Option<Self::Record> {
+        self.dir.read_one(opener)
+    }
 
     fn worker(&self) -> Solver<'a> {
         Solver::new(self.game, self.table, self.config.clone()).with_stop(self.stop)

@@ -3,10 +3,12 @@
 //! ([`openers`], and best-first over them for the K best: [`best_first`]), one
 //! opener's proof as units ([`proof`]), and the best fixed two-word start
 //! ([`pairs`]); each resumable and shardable through a results directory, all but
-//! best-first run by one [`driver`] (worker pool, resume, sharding, interruption);
+//! best-first run by one [`driver`] (worker pool, resume, sharding, interruption;
+//! shards sharing a directory take over each other's unstarted units: [`balance`]);
 //! best-first keeps its own frontier, with the same records, resume and interrupt
 //! convention.
 
+pub mod balance;
 pub mod best_first;
 pub mod check;
 pub mod driver;

@@ -52,6 +52,7 @@ use crate::game::feedback::Feedback;
 use crate::game::table::FeedbackTable;
 use crate::game::word::{ListError, Word, WordList};
 use crate::game::{Game, GuessId};
+use crate::jobs::balance;
 pub use crate::jobs::driver::Tally;
 use crate::jobs::driver::{self, prepass_plan, OpenerJob, OpenerSweep, Queue, Standing, Stopwatch};
 use crate::search::bound::{Objective, INFEASIBLE};
@@ -390,6 +391,17 @@ impl<'a> OpenersDir<'a> {
         Ok((g, r))
     }
 
+    /// The record of `g` as the directory holds it now (`None`: none, or one a scan
+    /// would refuse).
+    pub fn read_one(&self, g: GuessId) -> Option<Record> {
+        let stem = self.game.guesses[g.index()];
+        let f = self.dir.read_stem(stem.as_str())?;
+        let (h, r) = self
+            .record(stem.as_str(), &f, &self.dir.file(stem.as_str()))
+            .ok()?;
+        (h == g).then_some(r)
+    }
+
     /// Writes one record atomically; the error names the file.
     pub fn write(&self, g: GuessId, r: &Record) -> Result<(), OpenersError> {
         Ok(self
@@ -506,12 +518,9 @@ pub fn run(
         exacts: Mutex::new(exacts),
     };
     let total = queue.units.len();
-    OpenerSweep::new(job, &dir.dir, scan.records, first_cutoff, total, progress).run(
-        &queue,
-        settings.threads,
-        stop,
-        scan.warnings,
-    )
+    OpenerSweep::new(job, &dir.dir, scan.records, first_cutoff, total, progress)
+        .taking_over(game, balance::others(all_openers, shard_openers))
+        .run(&queue, settings.threads, stop, scan.warnings)
 }
 
 /// `openers` as an [`OpenerJob`].
@@ -535,6 +544,10 @@ impl<'a> OpenerJob for OpenersJob<'a> {
     type Worker = Solvers<'a>;
     type Record = Record;
     type Error = OpenersError;
+
+    fn reread(&self, opener: GuessId) -> Option<Self::Record> {
+        self.dir.read_one(opener)
+    }
 
     fn worker(&self) -> Solvers<'a> {
         let s = self.settings;

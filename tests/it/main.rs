@@ -38,6 +38,7 @@ mod serve_load;
 mod simd;
 mod solve_cli;
 mod solver;
+mod sweep_balance;
 mod table;
 mod tree_files;
 mod webdriver;

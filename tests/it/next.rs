@@ -29,6 +29,9 @@ const SHIPPED: &[(&str, bool, &str, u64)] = &[
         "trees/lants.normal.wordle-all.tree",
         52896,
     ),
+    // The NYT big game (14855 x 14855) from lants, proved 61190
+    // (proofs/lants.normal.nyt-all); no optimum is published for this game.
+    ("nyt-all", false, "trees/lants.normal.nyt-all.tree", 61190),
 ];
 
 #[test]

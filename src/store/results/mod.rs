@@ -516,6 +516,22 @@ impl ResultsDir {
         )
     }
 
+    /// The directory's path where processes may share it and write to it (`None`: a
+    /// pack, read only).
+    pub fn shared_path(&self) -> Option<&Path> {
+        self.pack.is_none().then_some(self.path.as_path())
+    }
+
+    /// The result file of item `stem` as the directory holds it now (`None`: none,
+    /// or not usable: a scan names it).
+    pub fn read_stem(&self, stem: &str) -> Option<ResultFile> {
+        let name = format!("{stem}{}", self.suffix());
+        if let Some(files) = &self.pack {
+            files.get(&name)?;
+        }
+        self.read_one(&name, &self.path.join(&name)).ok().flatten()
+    }
+
     /// The file holding the result of item `stem`.
     pub fn file(&self, stem: &str) -> PathBuf {
         self.path.join(format!("{stem}{}", self.suffix()))
