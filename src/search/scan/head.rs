@@ -6,7 +6,9 @@
 //! singletons; it is found 32 guesses at a time by the presence kernel with no repeat
 //! allowed, which stops once every wanted lane has a repeat ([`Solver::first_perfect`],
 //! [`Solver::first_perfect_blocks`]). Hard mode takes its playable guesses from the
-//! letter bitsets instead of a check per guess. Measured (2026-11-27, AVX2 path, NYT,
+//! letter bitsets instead of a check per guess. The portable path tests one guess at a
+//! time and scans small normal states' blocks in full, as its byte-sliced pass costs
+//! more than tests that mostly stop within a few candidates. Measured (2026-11-27, AVX2 path, NYT,
 //! `openers --exact --random 6 --seed 1`, paired): hard mode 0.81x the CPU of the test
 //! of one guess at a time (`Demand::allows`, then `is_perfect`: 15% of the hard
 //! profile); normal mode, where the small states had every block scanned in full
@@ -29,9 +31,10 @@ use crate::search::tt::{Bound, Key};
 use crate::search::Solver;
 use std::sync::atomic::Ordering;
 
-/// States with two guesses left ([`Solver::first_perfect`]): the least number of
-/// guesses to test in a block of 32 for the presence kernel to test the block at once
-/// (sparser blocks are tested a guess at a time, each stopping at its first repeat).
+/// States with two guesses left ([`Solver::first_perfect`]), AVX2 and AVX-512 paths:
+/// the least number of guesses to test in a block of 32 for the presence kernel to
+/// test the block at once (sparser blocks are tested a guess at a time, each stopping
+/// at its first repeat; on the portable path every block is).
 const PERFECT_BLOCK_MIN: u32 = 4;
 
 impl Solver<'_> {
@@ -177,15 +180,24 @@ impl Solver<'_> {
         let n = offsets.len();
         let block_end = self.game.n_guesses() / LANES * LANES;
         let mut split = [Split::default(); LANES];
+        let kernel = self.rows.small_blocks_cheap();
         for g0 in (0..block_end).step_by(LANES) {
             ctr.scanned += (LANES * n) as u64;
             let want = parent.block(g0);
             if want == 0 {
                 continue;
             }
-            let perfect = self
-                .rows
-                .block_presence(g0, offsets, ALL_SLICES, 1, want, &mut split);
+            let perfect = if kernel {
+                self.rows
+                    .block_presence(g0, offsets, ALL_SLICES, 1, want, &mut split)
+            } else {
+                // Portable: the full block scan, cheaper there than the sliced pass.
+                self.rows.block_scan(g0, offsets, &mut split);
+                (0..LANES)
+                    .filter(|&l| split[l].buckets == n)
+                    .fold(0u32, |m, l| m | 1 << l)
+                    & want
+            };
             if perfect != 0 {
                 return Some(GuessId::new(g0 + perfect.trailing_zeros() as usize));
             }
@@ -249,7 +261,12 @@ impl Solver<'_> {
             ctr.scanned += (n * guesses) as u64;
             return None;
         }
-        let block_end = n_guesses / LANES * LANES;
+        // Portable: every guess one at a time (its byte-sliced pass costs more than
+        // tests that mostly stop within a few candidates).
+        let block_end = match self.rows.small_blocks_cheap() {
+            true => n_guesses / LANES * LANES,
+            false => 0,
+        };
         let mut split = [Split::default(); LANES];
         for g0 in (0..n_guesses).step_by(LANES) {
             let want = (bits[g0 / 64] >> (g0 % 64)) as u32;
