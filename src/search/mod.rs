@@ -107,7 +107,7 @@ pub const FIRST_BUDGET: u64 = 16384;
 pub use stats::Counters;
 
 use crate::game::feedback::Feedback;
-use crate::game::hard::{DemandSets, LetterSig, Revealed};
+use crate::game::hard::{DemandSets, Revealed};
 use crate::game::table::FeedbackTable;
 use crate::game::{Game, GuessId};
 use kernels::AnswerMajor;
@@ -250,8 +250,6 @@ pub struct Solver<'a> {
     table: &'a FeedbackTable,
     /// Answer-major feedback, for the scans.
     rows: AnswerMajor,
-    /// Every guess's letter masks, for hard-mode legality checks.
-    sigs: Vec<LetterSig>,
     /// Hard mode: the guesses as bitsets by letter, for the guesses a state may play.
     demand_sets: Option<DemandSets>,
     config: Config,
@@ -274,7 +272,6 @@ impl<'a> Solver<'a> {
             game,
             table,
             rows: AnswerMajor::new(table),
-            sigs: game.guesses.iter().map(|&w| LetterSig::of(w)).collect(),
             demand_sets: config.hard.then(|| DemandSets::new(&game.guesses)),
             tt: TranspositionTable::new(config.memory_limit, config.use_transpositions),
             groups: groups::Groups::new(&game.answers),

@@ -233,6 +233,13 @@ impl AnswerMajor {
         offsets.extend(ids.iter().map(|&a| a.index() * self.stride));
     }
 
+    /// True when [`AnswerMajor::block_presence`] is cheap for small states here (the
+    /// AVX2 pairwise kernel, or AVX-512); the portable path's byte-sliced pass is not,
+    /// for a test that mostly stops within a few candidates.
+    pub(super) fn small_blocks_cheap(&self) -> bool {
+        self.simd != Simd::Portable
+    }
+
     /// True when `guess` gives every candidate (answer-major rows at `offsets`) its own
     /// feedback. Stops at the first repeat, which for most guesses comes within a few
     /// candidates.

@@ -6,6 +6,7 @@ use crate::game::hard::Revealed;
 use crate::game::table::FeedbackTable;
 use crate::game::{Game, ListSource};
 use crate::search::bound::INFEASIBLE;
+use crate::search::kernels::BLOCK_MAX;
 use crate::search::state::Guesses;
 use crate::search::Config;
 
@@ -231,4 +232,91 @@ fn least_bound_is_the_scans_bound_above_its_floor() {
         }
     }
     assert!(above > 100 && above < compared, "{above} of {compared}");
+}
+
+/// A state with two guesses left: the first perfect split found 32 guesses at a time
+/// ([`Solver::first_perfect`], and [`Solver::first_perfect_blocks`] for small normal
+/// states) is the first guess by id, among those handed down and (hard mode) playable,
+/// that gives every candidate its own feedback, found by partitioning with each guess
+/// in turn; and the scanned pairs are `n` per such guess up to the one found. On the
+/// buckets of a few openers, every guess handed down or a third of them.
+#[test]
+fn first_perfect_split_is_the_first_by_id() {
+    let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let all: Vec<AnswerId> = game.all_answer_ids();
+    let n_guesses = game.n_guesses();
+    let mut subset = vec![0u64; n_guesses.div_ceil(64)];
+    for g in (0..n_guesses).filter(|g| g % 3 != 1) {
+        subset[g / 64] |= 1 << (g % 64);
+    }
+    let (mut found, mut none) = (0, 0);
+    for hard in [false, true] {
+        let config = Config {
+            hard,
+            ..Config::default()
+        };
+        let solver = Solver::new(&game, &table, config);
+        for opener in ["fuzzy", "mamma", "salet", "civic"] {
+            let word = crate::Word::parse(opener).unwrap();
+            let g1 = game.guess_id(word).unwrap();
+            let by = crate::game::candidates::partition(&table, g1, &all);
+            for (f, ids) in by.into_iter().filter(|(_, b)| (2..=40).contains(&b.len())) {
+                let revealed = match hard {
+                    true => Revealed::default().after(word, f),
+                    false => Revealed::default(),
+                };
+                let demand = revealed.demand();
+                for bits in [None, Some(&subset[..])] {
+                    let list: Vec<GuessId> = (0..n_guesses)
+                        .filter(|&g| bits.is_none_or(|b| b[g / 64] >> (g % 64) & 1 == 1))
+                        .map(GuessId::new)
+                        .collect();
+                    let handed = Guesses {
+                        list: &list,
+                        bits,
+                        max_split: usize::MAX,
+                        local: None,
+                        sorted: None,
+                    };
+                    let st = State {
+                        ids: &ids,
+                        left: 2,
+                        revealed,
+                        handed,
+                    };
+                    // The plain form: each guess handed down, in id order.
+                    let n = ids.len();
+                    let (mut want, mut tested) = (None, 0u64);
+                    for &g in &list {
+                        if hard && !revealed.allows(game.guesses[g.index()]) {
+                            continue;
+                        }
+                        tested += n as u64;
+                        if crate::game::candidates::partition(&table, g, &ids).len() == n {
+                            want = Some(g);
+                            break;
+                        }
+                    }
+                    let mut sc = solver.pool.lend(5, solver.tt.scratch());
+                    let mut work = sc.work();
+                    let (level, ctr) = work.level();
+                    solver.rows.offsets(&ids, &mut level.offsets);
+                    let before = ctr.scanned;
+                    let got = solver.first_perfect(&st, hard.then_some(&demand), level, ctr);
+                    assert_eq!(got, want, "{opener} {f:?} hard {hard}");
+                    assert_eq!(ctr.scanned - before, tested, "{opener} {f:?} hard {hard}");
+                    if !hard && n <= BLOCK_MAX {
+                        let got = solver.first_perfect_blocks(handed, level, ctr);
+                        assert_eq!(got, want, "{opener} {f:?}: blocks");
+                    }
+                    match want {
+                        Some(_) => found += 1,
+                        None => none += 1,
+                    }
+                }
+            }
+        }
+    }
+    assert!(found > 20 && none > 5, "found {found}, none {none}");
 }
