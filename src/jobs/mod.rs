@@ -3,7 +3,8 @@
 //! ([`openers`], and best-first over them for the K best: [`best_first`]), one
 //! opener's proof as units ([`proof`]), and the best fixed two-word start
 //! ([`pairs`]); each resumable and shardable through a results directory, all but
-//! best-first run by one [`driver`] (worker pool, resume, sharding, interruption);
+//! best-first run by one [`driver`] (worker pool, resume, sharding, interruption;
+//! min-over and pairs through its one-solver shape, [`solver_sweep`]);
 //! best-first keeps its own frontier, with the same records, resume and interrupt
 //! convention.
 
@@ -14,3 +15,4 @@ pub mod min_over;
 pub mod openers;
 pub mod pairs;
 pub mod proof;
+pub mod solver_sweep;
