@@ -35,7 +35,7 @@
 //! (always so with the default cutoff). No exact count at all (a seeded cutoff at or
 //! below the minimum): every opener is proved to leave at least the least bound.
 //!
-//! Workers: [`crate::jobs::driver`]'s, each with its own [`Solver`] (an equal share of
+//! Workers: [`crate::jobs::driver`]'s through [`crate::jobs::solver_sweep`], each with its own [`Solver`] (an equal share of
 //! the memory limit). An interruption or a write fault ends the sweep with the error;
 //! a result file is only written for a finished search, so no verdict is drawn from a
 //! partial one.
@@ -44,7 +44,8 @@ use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
 pub use crate::jobs::driver::Tally;
-use crate::jobs::driver::{self, prepass_plan, OpenerJob, OpenerSweep, Queue, Standing, Stopwatch};
+use crate::jobs::driver::{self, prepass_plan, Standing, Stopwatch};
+use crate::jobs::solver_sweep::{self, set_head, Place, Step};
 use crate::search::{Config, Objective, SolveError, Solver};
 use crate::store::results::{Kind, ResultFile};
 use std::collections::BTreeMap;
@@ -121,14 +122,14 @@ impl driver::SweepRecord for Record {
     }
 
     fn fill(&self, f: &mut ResultFile) {
-        f.set("opener", self.opener)
-            .set("result", self.outcome.text())
-            .set(
-                "cutoff",
-                self.cutoff.map_or("none".into(), |c| c.to_string()),
-            )
-            .set("seconds", format!("{:.3}", self.seconds))
-            .set("cpu_seconds", format!("{:.3}", self.cpu_seconds));
+        set_head(
+            f,
+            self.opener,
+            self.outcome,
+            self.cutoff,
+            self.seconds,
+            self.cpu_seconds,
+        );
     }
 }
 
@@ -187,48 +188,39 @@ pub fn sweep(
     stop: &AtomicBool,
     progress: &(dyn Fn(&Tally) + Sync),
 ) -> Result<Summary, SweepError> {
-    let (records, warnings) = dir.scan()?;
-    let queue = Queue::singles(prepass_plan(game, table, all, mine, PREPASS, GAME_LIMIT));
-    let first = driver::least_plus_one(settings.cutoff, records.values().map(|r| r.outcome));
-    let threads = settings.threads.max(1).min(queue.units.len().max(1));
-    let job = OverJob {
+    let place = Place {
         game,
         table,
         dir,
         stop,
-        config: config(
+        progress,
+        others: crate::jobs::balance::others(all, mine),
+    };
+    let plan = prepass_plan(game, table, all, mine, PREPASS, GAME_LIMIT);
+    let config = |threads| {
+        config(
             settings.depth,
             settings.hard,
             settings.memory_limit / threads,
-        ),
+        )
     };
-    let total = queue.units.len();
-    OpenerSweep::new(job, &dir.dir, records, first, total, progress)
-        .taking_over(game, crate::jobs::balance::others(all, mine))
-        .run(&queue, threads, stop, warnings)
+    solver_sweep::sweep(
+        place,
+        plan,
+        settings.cutoff,
+        settings.threads,
+        config,
+        |_| OverStep { game },
+    )
 }
 
-/// The min-over sweep as an [`OpenerJob`].
-struct OverJob<'a> {
+/// The min-over sweep's [`Step`]: one opener's count.
+struct OverStep<'a> {
     game: &'a Game,
-    table: &'a FeedbackTable,
-    dir: &'a OverDir<'a>,
-    stop: &'a AtomicBool,
-    config: Config,
 }
 
-impl<'a> OpenerJob for OverJob<'a> {
-    type Worker = Solver<'a>;
+impl<'a> Step<'a> for OverStep<'_> {
     type Record = Record;
-    type Error = SweepError;
-
-    fn reread(&self, opener: GuessId) -> Option<Self::Record> {
-        self.dir.read_one(opener)
-    }
-
-    fn worker(&self) -> Solver<'a> {
-        Solver::new(self.game, self.table, self.config.clone()).with_stop(self.stop)
-    }
 
     fn outcome(r: &Record) -> Outcome {
         r.outcome
@@ -249,10 +241,6 @@ impl<'a> OpenerJob for OverJob<'a> {
             seconds: clock.seconds(),
             cpu_seconds: clock.cpu_seconds(),
         })
-    }
-
-    fn write(&self, _: GuessId, r: &Record) -> Result<(), SweepError> {
-        Ok(self.dir.write(r)?)
     }
 }
 

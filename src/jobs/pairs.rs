@@ -66,10 +66,9 @@ use crate::analysis::pair::{pair_below, second_bounds, small_bucket_floor};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::jobs::driver::{
-    self, least, order_by_estimate, OpenerJob, OpenerSweep, Queue, Stopwatch,
-};
+use crate::jobs::driver::{self, least, order_by_estimate, Stopwatch};
 pub use crate::jobs::driver::{Outcome, Standing, SweepError, Tally};
+use crate::jobs::solver_sweep::{self, Place, Step};
 use crate::search::bound::INFEASIBLE;
 use crate::search::{Config, OpenerCost, Solver};
 use crate::store::results::{Kind, ResultFile};
@@ -282,43 +281,43 @@ pub fn sweep(
     stop: &AtomicBool,
     progress: &(dyn Fn(&Tally) + Sync),
 ) -> Result<Summary, SweepError> {
-    let (records, warnings) = dir.scan()?;
-    let queue = Queue::singles(plan(game, table, floors, all, mine, settings.max_guesses));
-    let first = driver::least_plus_one(settings.cutoff, records.values().map(|r| r.outcome));
-    let threads = settings.threads.max(1).min(queue.units.len().max(1));
-    let job = PairJob {
+    let place = Place {
+        game,
+        table,
+        dir,
+        stop,
+        progress,
+        others: crate::jobs::balance::others(all, mine),
+    };
+    let plan = plan(game, table, floors, all, mine, settings.max_guesses);
+    let hard = settings.hard;
+    let config = |threads| Config {
+        max_guesses: settings.max_guesses,
+        hard,
+        memory_limit: settings.memory_limit / threads,
+        ..Config::default()
+    };
+    let step = |first: Option<u64>| PairStep {
         game,
         table,
         floors,
-        dir,
-        stop,
-        config: Config {
-            max_guesses: settings.max_guesses,
-            hard: settings.hard,
-            memory_limit: settings.memory_limit / threads,
-            ..Config::default()
-        },
+        hard,
         live: AtomicU64::new(first.unwrap_or(u64::MAX)),
     };
-    let total = queue.units.len();
-    OpenerSweep::new(job, &dir.dir, records, first, total, progress)
-        .taking_over(game, crate::jobs::balance::others(all, mine))
-        .run(&queue, threads, stop, warnings)
+    solver_sweep::sweep(place, plan, settings.cutoff, settings.threads, config, step)
 }
 
-/// The sweep as an [`OpenerJob`].
-struct PairJob<'a> {
+/// The sweep's [`Step`]: one first guess's unit.
+struct PairStep<'a> {
     game: &'a Game,
     table: &'a FeedbackTable,
     floors: Option<&'a Floors>,
-    dir: &'a PairsDir<'a>,
-    stop: &'a AtomicBool,
-    config: Config,
+    hard: bool,
     /// The least exact pair total + 1 found by any worker, lowered mid-unit.
     live: AtomicU64,
 }
 
-impl PairJob<'_> {
+impl PairStep<'_> {
     fn cutoff(&self, given: Option<u64>) -> Option<u64> {
         let live = self.live.load(Ordering::Relaxed);
         let c = given.unwrap_or(u64::MAX).min(live);
@@ -326,18 +325,8 @@ impl PairJob<'_> {
     }
 }
 
-impl<'a> OpenerJob for PairJob<'a> {
-    type Worker = Solver<'a>;
+impl<'a> Step<'a> for PairStep<'_> {
     type Record = Record;
-    type Error = SweepError;
-
-    fn reread(&self, opener: GuessId) -> Option<Self::Record> {
-        self.dir.read_one(opener)
-    }
-
-    fn worker(&self) -> Solver<'a> {
-        Solver::new(self.game, self.table, self.config.clone()).with_stop(self.stop)
-    }
 
     fn outcome(r: &Record) -> Outcome {
         r.outcome
@@ -378,7 +367,7 @@ impl<'a> OpenerJob for PairJob<'a> {
             return Ok(done(Outcome::AtLeast(floor), vec![], c, levels));
         }
         // Level 1b (normal mode): its buckets of one or two answers.
-        let floor = if self.config.hard {
+        let floor = if self.hard {
             floor
         } else {
             small_bucket_floor(self.table, g1, floor)
@@ -387,7 +376,7 @@ impl<'a> OpenerJob for PairJob<'a> {
             return Ok(done(Outcome::AtLeast(floor), vec![], c, levels));
         }
         // Level 2: every second guess's count bound, least first.
-        let bounds = second_bounds(self.game, self.table, self.config.hard, g1, c);
+        let bounds = second_bounds(self.game, self.table, self.hard, g1, c);
         let mut order: Vec<usize> = (0..bounds.len()).collect();
         order.sort_by_key(|&g| (bounds[g], g));
         let mut best: Option<u64> = None;
@@ -434,10 +423,6 @@ impl<'a> OpenerJob for PairJob<'a> {
             best_seconds.clear();
         }
         Ok(done(outcome, best_seconds, end, levels))
-    }
-
-    fn write(&self, _: GuessId, r: &Record) -> Result<(), SweepError> {
-        Ok(self.dir.write(r)?)
     }
 }
 
