@@ -3,25 +3,19 @@
 //! and hard; an interrupted run resumes to the same answer; one and two threads agree;
 //! shards merge to the global top K; every bound on file is at most the exact total.
 
-use crate::common::Rng;
+use crate::common;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use wordle_tree::game::GuessId;
 use wordle_tree::jobs::best_first;
 use wordle_tree::jobs::openers::{self, OpenersDir, Outcome, Ranking, Record, Settings, Shard};
-use wordle_tree::{FeedbackTable, Game, ListSource, Word};
+use wordle_tree::{FeedbackTable, Game, Word};
 
 static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// 20-50 answers of the default list, 80-200 allowed guesses in all.
 fn random_game(seed: u64) -> Game {
-    let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
-    let mut rng = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
-    let n = 20 + rng.below(31);
-    let answers = rng.subset(&full.answers, n);
-    let extra = 80 + rng.below(121) - n;
-    let guesses = rng.subset(&full.guesses[full.n_answers()..], extra);
-    Game::from_words(&answers, &guesses)
+    common::sampled_game(seed, 20..51, 80..201)
 }
 
 fn settings(hard: bool, top: usize, threads: usize, exact: bool) -> Settings {

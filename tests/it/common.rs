@@ -71,6 +71,24 @@ pub fn random_game(rng: &mut Rng, answers: usize, extra_guesses: usize) -> Game 
     Game::from_words(&a, &g)
 }
 
+/// A game of answers and extra guesses sampled from the default lists by `seed`:
+/// `answers.start` up to `answers.end - 1` answers, and allowed guesses in all (answers
+/// included) from `guesses.start` up to `guesses.end - 1`. The sweeps' tests
+/// (openers, best-first, opener tables) draw their small random games here.
+pub fn sampled_game(
+    seed: u64,
+    answers: std::ops::Range<usize>,
+    guesses: std::ops::Range<usize>,
+) -> Game {
+    let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let n = answers.start + rng.below(answers.len());
+    let chosen = rng.pick(&full.answers, n);
+    let extra = guesses.start + rng.below(guesses.len()) - n;
+    let others = rng.pick(&full.guesses[full.n_answers()..], extra);
+    Game::from_words(&chosen, &others)
+}
+
 /// The cost of one answer found at `depth` under the objective, from its definition.
 pub fn answer_cost(obj: &Objective, max_guesses: u8, a: AnswerId, depth: u8) -> u64 {
     let over = obj.has_penalty() && depth > max_guesses - obj.over_left && obj.counts(a);

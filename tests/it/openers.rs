@@ -15,13 +15,7 @@ use wordle_tree::{FeedbackTable, Game, ListSource, Word};
 
 /// 20-60 answers from the default answers; 100-300 allowed guesses.
 fn random_game(seed: u64) -> Game {
-    let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let n = 20 + rng.below(41);
-    let answers = rng.pick(&full.answers, n);
-    let extra = 100 + rng.below(201) - n;
-    let guesses = rng.pick(&full.guesses[full.n_answers()..], extra);
-    Game::from_words(&answers, &guesses)
+    common::sampled_game(seed, 20..61, 100..301)
 }
 
 /// The reference: every opener solved exactly, no cutoff.
