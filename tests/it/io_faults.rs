@@ -2,6 +2,7 @@
 //! hostile user found. The binary runs on a small game (50 answers, 200 allowed
 //! guesses) or the shipped lists, always briefly.
 
+use crate::common::cli;
 use assert_cmd::Command;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
@@ -14,10 +15,6 @@ use wordle_tree::store::results::{Header, ResultFile};
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("wordle-tree")
-}
-
-fn cli() -> Command {
-    Command::cargo_bin("wordle-tree").unwrap()
 }
 
 /// The small game's list files in `dir`: the first 50 answers, and 150 more guesses.
@@ -45,13 +42,7 @@ fn small_lists(dir: &Path) -> (PathBuf, PathBuf) {
 /// `W --answers A --guesses G --quiet` on the small game.
 fn small(dir: &Path) -> Command {
     let (a, g) = small_lists(dir);
-    let mut c = cli();
-    c.arg("--answers")
-        .arg(a)
-        .arg("--guesses")
-        .arg(g)
-        .arg("--quiet");
-    c
+    crate::common::with_lists(&a, &g)
 }
 
 fn small_game(dir: &Path) -> Game {
