@@ -35,7 +35,7 @@
 //! (always so with the default cutoff). No exact count at all (a seeded cutoff at or
 //! below the minimum): every opener is proved to leave at least the least bound.
 //!
-//! Workers: [`crate::jobs::driver`]'s through [`crate::jobs::solver_sweep`], each with its own [`Solver`] (an equal share of
+//! Workers: [`crate::jobs::driver`]'s through [`crate::jobs::driver::solver_sweep`], each with its own [`Solver`] (an equal share of
 //! the memory limit). An interruption or a write fault ends the sweep with the error;
 //! a result file is only written for a finished search, so no verdict is drawn from a
 //! partial one.
@@ -43,9 +43,9 @@
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
+use crate::jobs::driver::solver_sweep::{self, set_head, Place, Step};
 pub use crate::jobs::driver::Tally;
 use crate::jobs::driver::{self, prepass_plan, Standing, Stopwatch};
-use crate::jobs::solver_sweep::{self, set_head, Place, Step};
 use crate::search::{Config, Objective, SolveError, Solver};
 use crate::store::results::{Kind, ResultFile};
 use std::collections::BTreeMap;
@@ -194,7 +194,7 @@ pub fn sweep(
         dir,
         stop,
         progress,
-        others: crate::jobs::balance::others(all, mine),
+        others: crate::jobs::driver::balance::others(all, mine),
     };
     let plan = prepass_plan(game, table, all, mine, PREPASS, GAME_LIMIT);
     let config = |threads| {

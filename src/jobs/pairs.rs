@@ -66,9 +66,9 @@ use crate::analysis::pair::{pair_below, second_bounds, small_bucket_floor};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
+use crate::jobs::driver::solver_sweep::{self, Place, Step};
 use crate::jobs::driver::{self, least, order_by_estimate, Stopwatch};
 pub use crate::jobs::driver::{Outcome, Standing, SweepError, Tally};
-use crate::jobs::solver_sweep::{self, Place, Step};
 use crate::search::bound::INFEASIBLE;
 use crate::search::{Config, OpenerCost, Solver};
 use crate::store::results::{Kind, ResultFile};
@@ -287,7 +287,7 @@ pub fn sweep(
         dir,
         stop,
         progress,
-        others: crate::jobs::balance::others(all, mine),
+        others: crate::jobs::driver::balance::others(all, mine),
     };
     let plan = plan(game, table, floors, all, mine, settings.max_guesses);
     let hard = settings.hard;

@@ -1,5 +1,5 @@
 //! Balance of the per-opener sweeps (`openers --shard`, through
-//! `wordle_tree::jobs::balance`): shards sharing a directory, each taking over the
+//! `wordle_tree::jobs::driver::balance`): shards sharing a directory, each taking over the
 //! others' unstarted openers once its own are done, give the serial table, search no
 //! opener twice and leave no claim behind; a shard alone in a directory searches its
 //! own openers only; a rerun or a late shard searches nothing finished; a stale claim

@@ -265,7 +265,7 @@ pub fn run(
     OpenerSweep::new(job, &dir.dir, scan.records, first_cutoff, total, progress)
         .taking_over(
             game,
-            crate::jobs::balance::others(all_openers, shard_openers),
+            crate::jobs::driver::balance::others(all_openers, shard_openers),
         )
         .run(&queue, settings.threads, stop, scan.warnings)
 }

@@ -10,7 +10,7 @@
 //! is solved into a record. Also [`set_head`], the fields the opener-keyed result
 //! files (`openers`, `min-over`) write in the same order.
 //!
-//! Invariants: the first cutoff is [`driver::least_plus_one`] of the seed and the
+//! Invariants: the first cutoff is [`least_plus_one`] of the seed and the
 //! stored outcomes, computed before the step is built (a step may keep it, as the
 //! best-pair sweep's live cutoff does); the pool has at least one worker and no more
 //! than the queue's units, and the memory limit is shared equally by them (the
@@ -21,12 +21,12 @@
 //! Trade-off: one generic job instead of one per sweep; a step that needs another
 //! worker (two solvers, none) is not a [`Step`] and implements [`OpenerJob`] itself.
 
+use super::opener_sweep::{OpenerJob, OpenerSweep, Summary, SweepDir, SweepError, SweepRecord};
+use super::outcome::{least_plus_one, Outcome, Tally};
+use super::pool::Queue;
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::jobs::driver::{
-    self, OpenerJob, OpenerSweep, Outcome, Queue, Summary, SweepDir, SweepError, SweepRecord, Tally,
-};
 use crate::search::{Config, Solver};
 use crate::store::results::ResultFile;
 use std::sync::atomic::AtomicBool;
@@ -95,7 +95,7 @@ pub struct Place<'a, R> {
     pub stop: &'a AtomicBool,
     pub progress: &'a (dyn Fn(&Tally) + Sync),
     /// Other shards' openers this sweep may take over once its own are done
-    /// ([`crate::jobs::balance`]; empty: none).
+    /// ([`crate::jobs::driver::balance`]; empty: none).
     pub others: Vec<GuessId>,
 }
 
@@ -113,7 +113,7 @@ pub fn sweep<'a, S: Step<'a>>(
 ) -> Result<Summary<S::Record>, SweepError> {
     let (records, warnings) = place.dir.scan()?;
     let queue = Queue::singles(plan);
-    let first = driver::least_plus_one(seed, records.values().map(S::outcome));
+    let first = least_plus_one(seed, records.values().map(S::outcome));
     let threads = threads.max(1).min(queue.units.len().max(1));
     let job = SolverJob {
         game: place.game,
