@@ -2,7 +2,7 @@
 //! `wordle_tree::jobs::pairs`); the progress bar, the timing report, how many pairs
 //! each bound level let through, the ranking of first guesses and the verdict line.
 
-use super::pair::PairArgs;
+use super::args::PairArgs;
 use super::{describe, jobs, Ctx};
 use anyhow::{bail, Result};
 use std::path::PathBuf;
