@@ -115,7 +115,13 @@ pub(super) fn run(ctx: &Ctx, args: &PairArgs) -> Result<ExitCode> {
             .computed
             .iter()
             .filter(|r| r.levels.seconds > 0 || floors.is_none())
-            .map(|r| (r.cpu_seconds, format!("{} {:.2} s", r.first, r.cpu_seconds)))
+            .map(|r| &r.head)
+            .map(|h| {
+                (
+                    h.cpu_seconds,
+                    format!("{} {:.2} s", h.opener, h.cpu_seconds),
+                )
+            })
             .collect();
         jobs::sweep_report(
             &summary.warnings,

@@ -43,7 +43,7 @@
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::jobs::driver::solver_sweep::{self, set_head, Place, Step};
+use crate::jobs::driver::solver_sweep::{self, Place, Step};
 pub use crate::jobs::driver::Tally;
 use crate::jobs::driver::{self, prepass_plan, Standing, Stopwatch};
 use crate::search::{Config, Objective, SolveError, Solver};
@@ -66,33 +66,8 @@ pub const KIND: Kind = Kind {
 /// How many of the most promising openers of the whole list every shard runs first.
 pub const PREPASS: usize = 8;
 
-impl Outcome {
-    /// The inverse of [`Outcome::text`] (a result file's `result` field).
-    pub(crate) fn parse(s: &str) -> Option<Outcome> {
-        if s == "cannot-finish" {
-            return Some(Outcome::CannotFinish);
-        }
-        let (kind, v) = s.split_once(' ')?;
-        let v: u64 = v.trim().parse().ok()?;
-        match kind {
-            "exact" => Some(Outcome::Exact(v)),
-            "at-least" => Some(Outcome::AtLeast(v)),
-            _ => None,
-        }
-    }
-}
-
-/// One opener's stored result.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Record {
-    pub opener: Word,
-    pub outcome: Outcome,
-    /// The cutoff it was searched under (`None`: none).
-    pub cutoff: Option<u64>,
-    pub seconds: f64,
-    /// CPU time of the worker thread (0 where unknown).
-    pub cpu_seconds: f64,
-}
+/// One opener's stored result: the head every per-opener record holds, alone.
+pub type Record = driver::Head;
 
 pub use crate::jobs::driver::SweepError;
 
@@ -104,17 +79,7 @@ impl driver::SweepRecord for Record {
     const KIND: Kind = KIND;
 
     fn read(game: &Game, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
-        let (g, opener, outcome, cutoff) = driver::read_head(game, f, stem, "opener", "opener")?;
-        Ok((
-            g,
-            Record {
-                opener,
-                outcome,
-                cutoff,
-                seconds: driver::read_seconds(f, "seconds")?,
-                cpu_seconds: driver::read_seconds(f, "cpu_seconds")?,
-            },
-        ))
+        Record::read_from(f, game, stem, "opener", "opener")
     }
 
     fn opener(&self) -> Word {
@@ -122,14 +87,7 @@ impl driver::SweepRecord for Record {
     }
 
     fn fill(&self, f: &mut ResultFile) {
-        set_head(
-            f,
-            self.opener,
-            self.outcome,
-            self.cutoff,
-            self.seconds,
-            self.cpu_seconds,
-        );
+        self.write_to(f);
     }
 }
 
@@ -234,13 +192,12 @@ impl<'a> Step<'a> for OverStep<'_> {
     ) -> Result<Record, SweepError> {
         let clock = Stopwatch::start();
         let outcome = opener_over(solver, g, c)?;
-        Ok(Record {
-            opener: self.game.guesses[g.index()],
+        Ok(Record::timed(
+            self.game.guesses[g.index()],
             outcome,
-            cutoff: c,
-            seconds: clock.seconds(),
-            cpu_seconds: clock.cpu_seconds(),
-        })
+            c,
+            &clock,
+        ))
     }
 }
 

@@ -397,3 +397,27 @@ fn shipped_min_over4_trees_leave_17_answers_over_4() {
         assert_eq!(over, 17, "{path}");
     }
 }
+
+/// A min-over file as the build before the shared record head wrote it (fields
+/// `opener, result, cutoff, seconds, cpu_seconds`) reads back and is written again
+/// byte for byte: old results directories resume.
+#[test]
+fn min_over_files_of_the_earlier_layout_read_and_rewrite_unchanged() {
+    let mut rng = Rng(36);
+    let game = random_game(&mut rng, 12, 6);
+    let stem = game.guesses[3].to_string();
+    for (result, cutoff) in [
+        ("exact 2", "none"),
+        ("at-least 4", "3"),
+        ("cannot-finish", "3"),
+    ] {
+        let fields = [
+            ("opener", stem.as_str()),
+            ("result", result),
+            ("cutoff", cutoff),
+            ("seconds", "1.250"),
+            ("cpu_seconds", "1.004"),
+        ];
+        crate::common::stored_text_survives::<min_over::Record>(&game, false, 2, &stem, &fields);
+    }
+}

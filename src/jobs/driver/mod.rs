@@ -43,7 +43,7 @@
 //! [`prepass_plan`] (the order openers are taken in) and [`Stopwatch`]; the cutoff
 //! sweeps' shared pieces: [`OpenerSweep`] (with [`OpenerSweep::run`] and its
 //! [`Summary`]), [`SweepDir`] (the results directory of one kind of
-//! [`SweepRecord`]: open, scan, atomic write), [`read_head`] (the key, result and
+//! [`SweepRecord`]: open, scan, atomic write), [`Head::read`] (the key, result and
 //! cutoff fields every per-opener file starts with, checked) and the first cutoff
 //! ([`least_plus_one`]).
 //!
@@ -61,8 +61,8 @@ pub mod solver_sweep;
 
 pub use crate::store::results::Shard;
 pub use opener_sweep::{
-    allowed_guess, read_head, read_seconds, Cutoff, OpenerJob, OpenerSweep, Summary, SweepDir,
-    SweepError, SweepRecord,
+    allowed_guess, cutoff_text, read_seconds, seconds_text, set_head, Cutoff, Head, OpenerJob,
+    OpenerSweep, Summary, SweepDir, SweepError, SweepRecord,
 };
 pub use order::{estimate, order_by_estimate, prepass_plan};
 pub use outcome::{least, least_plus_one, Outcome, Standing, Tally};

@@ -4,8 +4,8 @@
 //! [`Cutoff`] the workers share, the [`Tally`], the records computed) and is the
 //! [`Job`] the pool runs, taking over other shards' openers through
 //! [`super::balance`]. [`SweepDir`] is the results directory of one kind of
-//! [`SweepRecord`] (open, scan, atomic write); [`read_head`] checks the key, result
-//! and cutoff fields every per-opener file starts with.
+//! [`SweepRecord`] (open, scan, atomic write); [`Head`] is what every per-opener record holds
+//! (read and checked: key, result, cutoff, times).
 //!
 //! Invariants: a stored record settles its opener only when its outcome decides it
 //! under the cutoff now ([`Outcome::decides`]); the cutoff only falls, and only on an
@@ -13,7 +13,7 @@
 
 use super::balance;
 use super::outcome::{Outcome, Tally};
-use super::pool::{Job, Queue};
+use super::pool::{Job, Queue, Stopwatch};
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
 use crate::search::SolveError;
@@ -218,47 +218,124 @@ impl<'a, R: SweepRecord> SweepDir<'a, R> {
     }
 }
 
-/// The fields every per-opener sweep's result file (`min-over`, `best-pair`) holds
-/// first: the unit's guess under `key` (the file's `stem`, an allowed guess of
-/// `game`; `what` names it in errors), `result`, and `cutoff` (a lower bound only
-/// with a cutoff it reaches). The error says what is wrong, not the file.
-pub fn read_head(
-    game: &Game,
-    f: &ResultFile,
-    stem: &str,
-    key: &str,
-    what: &str,
-) -> Result<(GuessId, Word, Outcome, Option<u64>), String> {
-    let get = |k: &str| f.get(k).ok_or_else(|| format!("missing '{k}'"));
-    let text = get(key)?;
-    if text != stem {
-        return Err(format!(
-            "holds {what} '{}' but is named for '{stem}'",
-            crate::game::echo::echo(text)
-        ));
+/// What every per-opener sweep's record holds (the min-over record is this alone;
+/// the best-pair record adds its own fields): the unit's guess, what its search
+/// proved, the cutoff it ran under (`None`: none) and its wall and worker-thread CPU
+/// time (0 where unknown).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Head {
+    pub opener: Word,
+    pub outcome: Outcome,
+    pub cutoff: Option<u64>,
+    pub seconds: f64,
+    pub cpu_seconds: f64,
+}
+
+impl Head {
+    /// A unit's head as its search ends, `clock` started with the search.
+    pub fn timed(opener: Word, outcome: Outcome, cutoff: Option<u64>, clock: &Stopwatch) -> Head {
+        Head {
+            opener,
+            outcome,
+            cutoff,
+            seconds: clock.seconds(),
+            cpu_seconds: clock.cpu_seconds(),
+        }
     }
-    let (g, word) = allowed_guess(game, text, what)?;
-    let result = get("result")?;
-    let outcome = Outcome::parse(result).ok_or_else(|| {
-        format!(
-            "result '{}' is not 'exact N', 'at-least N' or 'cannot-finish'",
-            crate::game::echo::echo(result)
+
+    /// The head of the result file `f` named `stem`: the unit's guess under `key`
+    /// (the stem, an allowed guess of `game`; `what` names it in errors), `result`,
+    /// `cutoff` (a lower bound only with a cutoff it reaches), `seconds` and
+    /// `cpu_seconds`. The error says what is wrong, not the file.
+    pub fn read_from(
+        f: &ResultFile,
+        game: &Game,
+        stem: &str,
+        key: &str,
+        what: &str,
+    ) -> Result<(GuessId, Head), String> {
+        let get = |k: &str| f.get(k).ok_or_else(|| format!("missing '{k}'"));
+        let text = get(key)?;
+        if text != stem {
+            return Err(format!(
+                "holds {what} '{}' but is named for '{stem}'",
+                crate::game::echo::echo(text)
+            ));
+        }
+        let (g, opener) = allowed_guess(game, text, what)?;
+        let result = get("result")?;
+        let outcome = Outcome::parse(result).ok_or_else(|| {
+            format!(
+                "result '{}' is not 'exact N', 'at-least N' or 'cannot-finish'",
+                crate::game::echo::echo(result)
+            )
+        })?;
+        let cutoff = match get("cutoff")? {
+            "none" => None,
+            c => Some(
+                c.parse::<u64>()
+                    .map_err(|_| "'cutoff' is not a whole number".to_string())?,
+            ),
+        };
+        match (outcome, cutoff) {
+            (Outcome::AtLeast(lb), Some(c)) if lb < c => {
+                return Err(format!(
+                    "a lower bound {lb} below its cutoff {c} proves nothing"
+                ))
+            }
+            (Outcome::AtLeast(_), None) => return Err("a lower bound without a cutoff".into()),
+            _ => {}
+        }
+        let head = Head {
+            opener,
+            outcome,
+            cutoff,
+            seconds: read_seconds(f, "seconds")?,
+            cpu_seconds: read_seconds(f, "cpu_seconds")?,
+        };
+        Ok((g, head))
+    }
+
+    /// Sets the head's fields on `f` in the order of the opener-keyed files
+    /// (`openers`, `min-over`): [`set_head`] with the key `opener`.
+    pub fn write_to<'f>(&self, f: &'f mut ResultFile) -> &'f mut ResultFile {
+        set_head(
+            f,
+            self.opener,
+            self.outcome,
+            self.cutoff,
+            self.seconds,
+            self.cpu_seconds,
         )
-    })?;
-    let cutoff = match get("cutoff")? {
-        "none" => None,
-        c => Some(
-            c.parse::<u64>()
-                .map_err(|_| "'cutoff' is not a whole number".to_string())?,
-        ),
-    };
-    match (outcome, cutoff) {
-        (Outcome::AtLeast(lb), Some(c)) if lb < c => Err(format!(
-            "a lower bound {lb} below its cutoff {c} proves nothing"
-        )),
-        (Outcome::AtLeast(_), None) => Err("a lower bound without a cutoff".into()),
-        _ => Ok((g, word, outcome, cutoff)),
     }
+}
+
+/// Sets the fields an opener-keyed result file holds, in its order: `opener`,
+/// `result`, `cutoff` (`none` without one), `seconds` and `cpu_seconds` (three
+/// decimals): [`cutoff_text`], [`seconds_text`].
+pub fn set_head(
+    f: &mut ResultFile,
+    opener: Word,
+    outcome: Outcome,
+    cutoff: Option<u64>,
+    seconds: f64,
+    cpu_seconds: f64,
+) -> &mut ResultFile {
+    f.set("opener", opener)
+        .set("result", outcome.text())
+        .set("cutoff", cutoff_text(cutoff))
+        .set("seconds", seconds_text(seconds))
+        .set("cpu_seconds", seconds_text(cpu_seconds))
+}
+
+/// A `cutoff` field's text (`none` without one).
+pub fn cutoff_text(cutoff: Option<u64>) -> String {
+    cutoff.map_or("none".into(), |c| c.to_string())
+}
+
+/// A time field's text: seconds with three decimals.
+pub fn seconds_text(seconds: f64) -> String {
+    format!("{seconds:.3}")
 }
 
 /// `s` as an allowed guess of `game` (`what` names it in errors).

@@ -36,6 +36,20 @@ impl Outcome {
         }
     }
 
+    /// The inverse of [`Outcome::text`] (a result file's `result` field).
+    pub(crate) fn parse(s: &str) -> Option<Outcome> {
+        if s == "cannot-finish" {
+            return Some(Outcome::CannotFinish);
+        }
+        let (kind, v) = s.split_once(' ')?;
+        let v: u64 = v.trim().parse().ok()?;
+        match kind {
+            "exact" => Some(Outcome::Exact(v)),
+            "at-least" => Some(Outcome::AtLeast(v)),
+            _ => None,
+        }
+    }
+
     /// As stored in a result file's `result` field.
     pub fn text(&self) -> String {
         match self {

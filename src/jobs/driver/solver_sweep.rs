@@ -7,8 +7,7 @@
 //! is written through the directory) and [`sweep`] (scan the directory, derive the
 //! first cutoff from the seed and the stored exact results, size the pool, run the
 //! queue through [`OpenerSweep`]). A sweep supplies only its [`Step`]: how one opener
-//! is solved into a record. Also [`set_head`], the fields the opener-keyed result
-//! files (`openers`, `min-over`) write in the same order.
+//! is solved into a record.
 //!
 //! Invariants: the first cutoff is [`least_plus_one`] of the seed and the
 //! stored outcomes, computed before the step is built (a step may keep it, as the
@@ -25,10 +24,8 @@ use super::opener_sweep::{OpenerJob, OpenerSweep, Summary, SweepDir, SweepError,
 use super::outcome::{least_plus_one, Outcome, Tally};
 use super::pool::Queue;
 use crate::game::table::FeedbackTable;
-use crate::game::word::Word;
 use crate::game::{Game, GuessId};
 use crate::search::{Config, Solver};
-use crate::store::results::ResultFile;
 use std::sync::atomic::AtomicBool;
 
 /// What one sweep adds to [`SolverJob`]: its record and how one opener is solved.
@@ -127,22 +124,4 @@ pub fn sweep<'a, S: Step<'a>>(
     OpenerSweep::new(job, &place.dir.dir, records, first, total, place.progress)
         .taking_over(place.game, place.others)
         .run(&queue, threads, place.stop, warnings)
-}
-
-/// Sets the fields an opener-keyed result file holds, in its order: `opener`,
-/// `result`, `cutoff` (`none` without one), `seconds` and `cpu_seconds` (three
-/// decimals).
-pub fn set_head(
-    f: &mut ResultFile,
-    opener: Word,
-    outcome: Outcome,
-    cutoff: Option<u64>,
-    seconds: f64,
-    cpu_seconds: f64,
-) -> &mut ResultFile {
-    f.set("opener", opener)
-        .set("result", outcome.text())
-        .set("cutoff", cutoff.map_or("none".into(), |c| c.to_string()))
-        .set("seconds", format!("{seconds:.3}"))
-        .set("cpu_seconds", format!("{cpu_seconds:.3}"))
 }
