@@ -89,15 +89,9 @@ pub(super) fn run(ctx: &Ctx, args: &PairArgs) -> Result<ExitCode> {
         };
         let (bar, show) = jobs::tally_bar(ctx.quiet, "pair");
         let summary = pairs::sweep(
-            game,
-            &table,
+            jobs::place(ctx, &table, (&all, &mine), &dir, &show),
             floors.as_ref(),
-            &all,
-            &mine,
-            &dir,
             &settings,
-            ctx.stop,
-            &show,
         );
         bar.finish_and_clear();
         let summary = match summary {

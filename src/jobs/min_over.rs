@@ -40,16 +40,14 @@
 //! a result file is only written for a finished search, so no verdict is drawn from a
 //! partial one.
 
-use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::jobs::driver::solver_sweep::{self, Place, Step};
+use crate::jobs::driver::solver_sweep::{self, Step};
 pub use crate::jobs::driver::Tally;
-use crate::jobs::driver::{self, prepass_plan, Standing, Stopwatch};
+use crate::jobs::driver::{self, prepass_plan, Place, Standing, Stopwatch};
 use crate::search::{Config, Objective, SolveError, Solver};
 use crate::store::results::{Kind, ResultFile};
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
 
 pub use crate::jobs::driver::Outcome;
 
@@ -133,28 +131,11 @@ pub fn opener_over(
     }
 }
 
-/// Settles every opener of `mine` (after the [`PREPASS`] most promising of `all`),
-/// reusing and writing the result files of `dir`. `progress` is called after each.
-#[allow(clippy::too_many_arguments)]
-pub fn sweep(
-    game: &Game,
-    table: &FeedbackTable,
-    all: &[GuessId],
-    mine: &[GuessId],
-    dir: &OverDir,
-    settings: &Settings,
-    stop: &AtomicBool,
-    progress: &(dyn Fn(&Tally) + Sync),
-) -> Result<Summary, SweepError> {
-    let place = Place {
-        game,
-        table,
-        dir,
-        stop,
-        progress,
-        others: crate::jobs::driver::balance::others(all, mine),
-    };
-    let plan = prepass_plan(game, table, all, mine, PREPASS, GAME_LIMIT);
+/// Settles every opener of `place.mine` (after the [`PREPASS`] most promising of
+/// `place.all`), reusing and writing the result files of `place.dir`.
+pub fn sweep(place: Place<'_, OverDir<'_>>, settings: &Settings) -> Result<Summary, SweepError> {
+    let (game, table) = (place.game, place.table);
+    let plan = prepass_plan(game, table, place.all, place.mine, PREPASS, GAME_LIMIT);
     let config = |threads| {
         config(
             settings.depth,

@@ -66,16 +66,16 @@ use crate::analysis::pair::{pair_below, second_bounds, small_bucket_floor};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::jobs::driver::solver_sweep::{self, Place, Step};
+use crate::jobs::driver::solver_sweep::{self, Step};
 use crate::jobs::driver::{
     self, cutoff_text, least, order_by_estimate, seconds_text, Head, Stopwatch,
 };
-pub use crate::jobs::driver::{Outcome, Standing, SweepError, Tally};
+pub use crate::jobs::driver::{Outcome, Place, Standing, SweepError, Tally};
 use crate::search::bound::INFEASIBLE;
 use crate::search::{Config, OpenerCost, Solver};
 use crate::store::results::{Kind, ResultFile};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The kind of result stored, one file per first guess (`FIRST.MODE.LISTS.pairN`).
 pub const KIND: Kind = Kind {
@@ -255,29 +255,23 @@ pub fn plan(
     first.into_iter().chain(order(&rest)).collect()
 }
 
-/// Settles every first guess of `mine` (after the [`PREPASS`] best of `all`),
-/// reusing and writing the result files of `dir`. `progress` is called after each.
-#[allow(clippy::too_many_arguments)]
+/// Settles every first guess of `place.mine` (after the [`PREPASS`] best of
+/// `place.all`), reusing and writing the result files of `place.dir`; `floors`: each
+/// first guess's known opener total (level 1), if any.
 pub fn sweep(
-    game: &Game,
-    table: &FeedbackTable,
+    place: Place<'_, PairsDir<'_>>,
     floors: Option<&Floors>,
-    all: &[GuessId],
-    mine: &[GuessId],
-    dir: &PairsDir,
     settings: &Settings,
-    stop: &AtomicBool,
-    progress: &(dyn Fn(&Tally) + Sync),
 ) -> Result<Summary, SweepError> {
-    let place = Place {
+    let (game, table) = (place.game, place.table);
+    let plan = plan(
         game,
         table,
-        dir,
-        stop,
-        progress,
-        others: crate::jobs::driver::balance::others(all, mine),
-    };
-    let plan = plan(game, table, floors, all, mine, settings.max_guesses);
+        floors,
+        place.all,
+        place.mine,
+        settings.max_guesses,
+    );
     let hard = settings.hard;
     let config = |threads| Config {
         max_guesses: settings.max_guesses,

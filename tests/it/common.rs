@@ -400,3 +400,24 @@ pub fn stored_text_survives<R: wordle_tree::jobs::driver::SweepRecord>(
     dir.write(records.values().next().unwrap()).unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
 }
+
+/// Where a per-opener sweep runs, without progress reports: `game`, `table`, the
+/// openers `all` and this run's `mine`, the directory `dir` and the flag `stop`.
+pub fn at<'a, D>(
+    game: &'a Game,
+    table: &'a FeedbackTable,
+    all: &'a [GuessId],
+    mine: &'a [GuessId],
+    dir: &'a D,
+    stop: &'a std::sync::atomic::AtomicBool,
+) -> wordle_tree::jobs::driver::Place<'a, D> {
+    wordle_tree::jobs::driver::Place {
+        game,
+        table,
+        all,
+        mine,
+        dir,
+        stop,
+        progress: &|_| {},
+    }
+}

@@ -65,7 +65,11 @@ fn sweep_into(
     let all = all_openers(game);
     let mine = shard.select(&all);
     let over = OverDir::open(dir, game, s.hard, s.depth).unwrap();
-    min_over::sweep(game, table, &all, &mine, &over, s, &NEVER, &|_| {}).unwrap()
+    min_over::sweep(
+        crate::common::at(game, table, &all, &mine, &over, &NEVER),
+        s,
+    )
+    .unwrap()
 }
 
 fn records(game: &Game, dir: &Path, depth: u8, hard: bool) -> BTreeMap<GuessId, min_over::Record> {

@@ -89,7 +89,12 @@ fn sweep_into(
     let all = all_openers(game);
     let mine = shard.select(&all);
     let d = PairsDir::open(dir, game, s.hard, s.max_guesses).unwrap();
-    pairs::sweep(game, table, floors, &all, &mine, &d, s, &NEVER, &|_| {}).unwrap()
+    pairs::sweep(
+        crate::common::at(game, table, &all, &mine, &d, &NEVER),
+        floors,
+        s,
+    )
+    .unwrap()
 }
 
 fn records(game: &Game, dir: &Path, s: &Settings) -> BTreeMap<GuessId, Record> {

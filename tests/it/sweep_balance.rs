@@ -45,7 +45,11 @@ fn shard(
         .unwrap()
         .select(&all);
     let d = OpenersDir::open(dir, game, false, 6).unwrap();
-    let s = openers::run(game, table, &all, &mine, &d, &settings(), &NEVER, &|_| {}).unwrap();
+    let s = openers::run(
+        crate::common::at(game, table, &all, &mine, &d, &NEVER),
+        &settings(),
+    )
+    .unwrap();
     s.computed.iter().map(|r| r.opener.to_string()).collect()
 }
 

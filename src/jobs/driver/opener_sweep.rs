@@ -14,6 +14,7 @@
 use super::balance;
 use super::outcome::{Outcome, Tally};
 use super::pool::{Job, Queue, Stopwatch};
+use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
 use crate::search::SolveError;
@@ -137,6 +138,37 @@ impl<'a, J: OpenerJob> OpenerSweep<'a, J> {
             cutoff: self.cutoff.get(),
             warnings,
         })
+    }
+}
+
+/// Where a per-opener sweep runs, the one argument every sweep's entry function
+/// takes besides its settings: the game and its table, the openers of the whole list
+/// (`all`: every shard's, for the prepass and for taking over) and this run's own
+/// (`mine`), the results directory, the stop flag and the progress callback (called
+/// after each settled opener).
+pub struct Place<'a, D> {
+    pub game: &'a Game,
+    pub table: &'a FeedbackTable,
+    pub all: &'a [GuessId],
+    pub mine: &'a [GuessId],
+    pub dir: &'a D,
+    pub stop: &'a AtomicBool,
+    pub progress: &'a (dyn Fn(&Tally) + Sync),
+}
+
+impl<D> Clone for Place<'_, D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<D> Copy for Place<'_, D> {}
+
+impl<D> Place<'_, D> {
+    /// Other shards' openers, taken over once this run's are done
+    /// ([`balance::others`]).
+    pub fn others(&self) -> Vec<GuessId> {
+        balance::others(self.all, self.mine)
     }
 }
 

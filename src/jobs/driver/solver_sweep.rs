@@ -20,8 +20,10 @@
 //! Trade-off: one generic job instead of one per sweep; a step that needs another
 //! worker (two solvers, none) is not a [`Step`] and implements [`OpenerJob`] itself.
 
-use super::opener_sweep::{OpenerJob, OpenerSweep, Summary, SweepDir, SweepError, SweepRecord};
-use super::outcome::{least_plus_one, Outcome, Tally};
+use super::opener_sweep::{
+    OpenerJob, OpenerSweep, Place, Summary, SweepDir, SweepError, SweepRecord,
+};
+use super::outcome::{least_plus_one, Outcome};
 use super::pool::Queue;
 use crate::game::table::FeedbackTable;
 use crate::game::{Game, GuessId};
@@ -83,25 +85,12 @@ impl<'a, S: Step<'a>> OpenerJob for SolverJob<'a, S> {
     }
 }
 
-/// Where a sweep runs: the game, its table, the results directory, the stop flag and
-/// the progress callback.
-pub struct Place<'a, R> {
-    pub game: &'a Game,
-    pub table: &'a FeedbackTable,
-    pub dir: &'a SweepDir<'a, R>,
-    pub stop: &'a AtomicBool,
-    pub progress: &'a (dyn Fn(&Tally) + Sync),
-    /// Other shards' openers this sweep may take over once its own are done
-    /// ([`crate::jobs::driver::balance`]; empty: none).
-    pub others: Vec<GuessId>,
-}
-
 /// Settles the openers of `plan` in order on at most `threads` workers, reusing and
 /// writing the records of `place.dir`. `seed`: a cutoff to start from (the least
 /// stored exact result + 1 replaces it when lower); `config(workers)`: each worker's
 /// solver configuration; `step(first)`: the step, given the first cutoff.
 pub fn sweep<'a, S: Step<'a>>(
-    place: Place<'a, S::Record>,
+    place: Place<'a, SweepDir<'a, S::Record>>,
     plan: Vec<GuessId>,
     seed: Option<u64>,
     threads: usize,
@@ -122,6 +111,6 @@ pub fn sweep<'a, S: Step<'a>>(
     };
     let total = queue.units.len();
     OpenerSweep::new(job, &place.dir.dir, records, first, total, place.progress)
-        .taking_over(place.game, place.others)
+        .taking_over(place.game, place.others())
         .run(&queue, threads, place.stop, warnings)
 }
