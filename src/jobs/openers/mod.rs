@@ -61,6 +61,7 @@ use crate::jobs::driver::{
 };
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Config, SolveError, Solver};
+use crate::store::entry::FileIo;
 use crate::store::results::ResultsError;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -107,7 +108,7 @@ pub fn all_openers(game: &Game) -> Vec<GuessId> {
 pub fn load_openers(game: &Game, path: &Path) -> Result<Vec<GuessId>, OpenersError> {
     let list = WordList::load(path)?;
     let text = std::fs::read_to_string(path)
-        .map_err(|e| OpenersError::from(ResultsError::Io(path.into(), e)))?;
+        .map_err(|e| OpenersError::from(ResultsError::Io(FileIo(path.into(), e))))?;
     let lines = text
         .lines()
         .enumerate()
