@@ -120,7 +120,7 @@ impl<'a, J: OpenerJob> OpenerSweep<'a, J> {
         self
     }
 
-    /// Settles the units of `queue` on `threads` workers ([`run`]); `warnings`: what
+    /// Settles the units of `queue` on `threads` workers ([`super::run`]); `warnings`: what
     /// the directory scan could not use, passed through.
     pub fn run(
         mut self,
