@@ -1,6 +1,7 @@
 //! The clap command tree: [`Cli`] (the global options), [`Command`] (every command
 //! and option with its help, in the order `--help` lists them), the value enums and
-//! [`SolveArgs`], and what the dispatch asks of a command before it runs (whether its
+//! [`SolveArgs`] and [`PairArgs`] (those of `pair` and of `pair --best`, two
+//! files: `cli/pair.rs`, `cli/best_pair.rs`), and what the dispatch asks of a command before it runs (whether its
 //! output is JSON, whether it stops cleanly on an interrupt).
 //!
 //! Invariants: this file declares the interface only; every conversion to a library
@@ -163,7 +164,7 @@ pub(super) enum Command {
   wordle-tree --hard pair salet courd          (where courd breaks hard mode, play on optimally)
   wordle-tree pair --best --results pairs      the best pair over every pair, proved (resumable)
   wordle-tree pair --best --results pairs --shard 2/4   one shard; then --merge")]
-    Pair(pair::PairArgs),
+    Pair(PairArgs),
     /// Exact search: the tree of least total guesses from an opener, proved optimal.
     #[command(after_help = "Examples:
   wordle-tree solve --opener salet --out salet.tree --text salet.paths
@@ -298,6 +299,45 @@ pub(super) enum Command {
         #[arg(long, value_name = "N", requires = "best_first")]
         step: Option<u64>,
     },
+}
+
+/// `pair`'s options, read by `cli/pair.rs` and, with `--best`, `cli/best_pair.rs`.
+#[derive(clap::Args, Debug)]
+pub(super) struct PairArgs {
+    /// The first and second guesses, as `FIRST SECOND` or `FIRST,SECOND`; more
+    /// pairs may follow (`salet,courd parse,clint`). None with --best.
+    #[arg(
+        value_name = "WORDS",
+        required_unless_present = "best",
+        conflicts_with = "best"
+    )]
+    pub(super) words: Vec<String>,
+    /// Find the best pair over every first and second guess, proved (a resumable,
+    /// shardable sweep: one result file per first guess in --results).
+    #[arg(long)]
+    pub(super) best: bool,
+    /// With --best: the results directory (a rerun resumes, shards share it; a
+    /// pack made by `wordle-tree pack` is read as one). Default:
+    /// best-pair.LISTS.MODE in the current directory.
+    #[arg(long, value_name = "DIR")]
+    pub(super) results: Option<std::path::PathBuf>,
+    /// With --best: only pairs totalling below N are solved exactly (a known pair's
+    /// total + 1 speeds the start; it falls as better pairs are found).
+    #[arg(long, value_name = "N")]
+    pub(super) cutoff: Option<u64>,
+    /// With --best: run only shard i of n of the first guesses (`auto`: the
+    /// scheduler task's, see --help of check).
+    #[arg(long, value_parser = parse_shard, value_name = "I/N|auto")]
+    pub(super) shard: Option<wordle_tree::store::results::ShardSpec>,
+    /// With --best: compute nothing, read every shard's results and give the verdict.
+    #[arg(long)]
+    pub(super) merge: bool,
+    /// Every answer must be found within this many guesses (1 to 10).
+    #[arg(long, default_value_t = 6)]
+    pub(super) max_guesses: u8,
+    /// Memory limit in MiB for the transposition table and the search scratch.
+    #[arg(long, default_value_t = 2048)]
+    pub(super) memory: usize,
 }
 
 /// `solve`'s options.

@@ -2,17 +2,19 @@
 //! `wordle_tree::jobs::pairs`); the progress bar, the timing report, how many pairs
 //! each bound level let through, the ranking of first guesses and the verdict line.
 
-use super::pair::PairArgs;
+use super::args::PairArgs;
 use super::{describe, jobs, Ctx};
 use anyhow::{bail, Result};
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use wordle_tree::game::mode_name;
 use wordle_tree::game::table::{FeedbackTable, Simd};
 use wordle_tree::game::word::Word;
+use wordle_tree::game::GuessId;
 use wordle_tree::jobs::openers::all_openers;
-use wordle_tree::jobs::pairs::{self, Levels, PairsDir, Settings, Verdict};
+use wordle_tree::jobs::pairs::{self, Floors, Levels, PairsDir, Record, Settings, Verdict};
 use wordle_tree::search::SolveError;
 use wordle_tree::store::opener_table::Entry;
 use wordle_tree::store::results::Shard;
@@ -45,19 +47,7 @@ pub(super) fn run(ctx: &Ctx, args: &PairArgs) -> Result<ExitCode> {
     let dir = PairsDir::open(&results, game, ctx.hard, args.max_guesses)?;
     // Level 1 of the sweep: each first guess's exact total, from the opener table
     // (only for the game's own limit, the one the tables hold).
-    let table_floors = if args.max_guesses == wordle_tree::game::GAME_LIMIT {
-        super::opener_table(ctx)?
-    } else {
-        None
-    };
-    let floors = table_floors.as_ref().map(|(t, _)| {
-        pairs::floors_of(game, |w| {
-            t.get(w).map(|row| match row.entry {
-                Entry::Exact { total, .. } => Some(total),
-                Entry::CannotFinish => None,
-            })
-        })
-    });
+    let (floors, floors_from) = floors(ctx, args.max_guesses)?;
     let scope = match shard {
         Some(s) if s.count > 1 => format!(
             "the {} first guesses of shard {}/{} (each with all {} second guesses)",
@@ -72,64 +62,22 @@ pub(super) fn run(ctx: &Ctx, args: &PairArgs) -> Result<ExitCode> {
         "pair --best: the least total of a fixed two-word start over {scope}; {}, at most {} guesses; first guesses' totals from {}; results in {}",
         describe(game, ctx.hard),
         args.max_guesses,
-        table_floors
-            .as_ref()
-            .map_or("their own solves".to_string(), |(_, p)| p.display().to_string()),
+        floors_from,
         results.display()
     );
     let t = Instant::now();
     if !args.merge {
-        let table = FeedbackTable::build(game);
-        let settings = Settings {
-            hard: ctx.hard,
-            max_guesses: args.max_guesses,
-            cutoff: args.cutoff,
-            threads: rayon::current_num_threads(),
-            memory_limit: super::memory_bytes(args.memory)?,
-        };
-        let (bar, show) = jobs::tally_bar(ctx.quiet, "pair");
-        let summary = pairs::sweep(
-            game,
-            &table,
-            floors.as_ref(),
-            &all,
-            &mine,
-            &dir,
-            &settings,
-            ctx.stop,
-            &show,
-        );
-        bar.finish_and_clear();
-        let summary = match summary {
-            // `SweepError::Solve` is transparent, so its source chain skips the
-            // interruption: match it by name.
-            Err(e)
-                if jobs::is_interrupted(&e)
-                    || matches!(e, pairs::SweepError::Solve(SolveError::Interrupted)) =>
-            {
-                return Ok(jobs::interrupted(Some(&results), "first guesses"))
-            }
-            other => other?,
-        };
-        let runs: Vec<(f64, String)> = summary
-            .computed
-            .iter()
-            .filter(|r| r.levels.seconds > 0 || floors.is_none())
-            .map(|r| (r.cpu_seconds, format!("{} {:.2} s", r.first, r.cpu_seconds)))
-            .collect();
-        jobs::sweep_report(
-            &summary.warnings,
+        let run = Sweep {
+            all: &all,
+            mine: &mine,
+            dir: &dir,
+            floors: floors.as_ref(),
             shard,
-            summary.reused,
-            summary.cutoff,
-            t.elapsed().as_secs_f64(),
-            &runs,
-        )?;
-        outln!(
-            "SIMD path {}; {} threads",
-            Simd::current().name(),
-            rayon::current_num_threads()
-        );
+            results: &results,
+        };
+        if let Some(stopped) = sweep(ctx, args, run, t)? {
+            return Ok(stopped);
+        }
     } else {
         let (_, warnings) = dir.scan()?;
         for w in &warnings {
@@ -138,6 +86,119 @@ pub(super) fn run(ctx: &Ctx, args: &PairArgs) -> Result<ExitCode> {
     }
     let (records, _) = dir.scan()?;
     let firsts = if args.merge { &all } else { &mine };
+    report(ctx, args, firsts, &records)
+}
+
+/// The first guesses' exact totals from the opener table (level 1 of the sweep; only
+/// for the game's own limit, the one the tables hold), and where they come from.
+fn floors(ctx: &Ctx, max_guesses: u8) -> Result<(Option<Floors>, String)> {
+    let table_floors = if max_guesses == wordle_tree::game::GAME_LIMIT {
+        super::opener_table(ctx)?
+    } else {
+        None
+    };
+    let floors = table_floors.as_ref().map(|(t, _)| {
+        pairs::floors_of(ctx.game, |w| {
+            t.get(w).map(|row| match row.entry {
+                Entry::Exact { total, .. } => Some(total),
+                Entry::CannotFinish => None,
+            })
+        })
+    });
+    let from = table_floors
+        .as_ref()
+        .map_or("their own solves".to_string(), |(_, p)| {
+            p.display().to_string()
+        });
+    Ok((floors, from))
+}
+
+/// What one run of the sweep works on: the first guesses (`all`, this shard's
+/// `mine`), the directory, the known totals and the shard.
+struct Sweep<'a> {
+    all: &'a [GuessId],
+    mine: &'a [GuessId],
+    dir: &'a PairsDir<'a>,
+    floors: Option<&'a Floors>,
+    shard: Option<Shard>,
+    results: &'a Path,
+}
+
+/// Runs the sweep and prints its timing report; `Some(exit)` when it was interrupted
+/// (the resume line printed).
+fn sweep(ctx: &Ctx, args: &PairArgs, run: Sweep, t: Instant) -> Result<Option<ExitCode>> {
+    let Sweep {
+        all,
+        mine,
+        dir,
+        floors,
+        shard,
+        results,
+    } = run;
+    let game = ctx.game;
+    let table = FeedbackTable::build(game);
+    let settings = Settings {
+        hard: ctx.hard,
+        max_guesses: args.max_guesses,
+        cutoff: args.cutoff,
+        threads: rayon::current_num_threads(),
+        memory_limit: super::memory_bytes(args.memory)?,
+    };
+    let (bar, show) = jobs::tally_bar(ctx.quiet, "pair");
+    let summary = pairs::sweep(
+        jobs::place(ctx, &table, (all, mine), dir, &show),
+        floors,
+        &settings,
+    );
+    bar.finish_and_clear();
+    let summary = match summary {
+        // `SweepError::Solve` is transparent, so its source chain skips the
+        // interruption: match it by name.
+        Err(e)
+            if jobs::is_interrupted(&e)
+                || matches!(e, pairs::SweepError::Solve(SolveError::Interrupted)) =>
+        {
+            return Ok(Some(jobs::interrupted(Some(results), "first guesses")))
+        }
+        other => other?,
+    };
+    let runs: Vec<(f64, String)> = summary
+        .computed
+        .iter()
+        .filter(|r| r.levels.seconds > 0 || floors.is_none())
+        .map(|r| &r.head)
+        .map(|h| {
+            (
+                h.cpu_seconds,
+                format!("{} {:.2} s", h.opener, h.cpu_seconds),
+            )
+        })
+        .collect();
+    jobs::sweep_report(
+        &summary.warnings,
+        shard,
+        summary.reused,
+        summary.cutoff,
+        t.elapsed().as_secs_f64(),
+        &runs,
+    )?;
+    outln!(
+        "SIMD path {}; {} threads",
+        Simd::current().name(),
+        rayon::current_num_threads()
+    );
+    Ok(None)
+}
+
+/// The report over the records of `firsts`: how far the pairs went, the ranking and
+/// the verdict line, and the exit code it gives.
+fn report(
+    ctx: &Ctx,
+    args: &PairArgs,
+    firsts: &[GuessId],
+    records: &BTreeMap<GuessId, Record>,
+) -> Result<ExitCode> {
+    let game = ctx.game;
     // How far the pairs went, over every first guess with a record.
     let mut levels = Levels::default();
     let mut by_total = 0;
@@ -154,7 +215,7 @@ pub(super) fn run(ctx: &Ctx, args: &PairArgs) -> Result<ExitCode> {
         levels.past_scan,
         levels.exact
     );
-    let (standing, verdict) = pairs::verdict(game, firsts, &records);
+    let (standing, verdict) = pairs::verdict(game, firsts, records);
     let shown = standing.shown(SHOWN);
     if shown > 0 {
         outln!(

@@ -21,7 +21,7 @@ use std::time::Instant;
 use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::word::{Word, WordList};
 use wordle_tree::game::{Game, GuessId};
-use wordle_tree::jobs::driver::Tally;
+use wordle_tree::jobs::driver::{Place, Tally};
 use wordle_tree::jobs::proof::{self, Goal, Plan, Scan, Status, Verdict};
 use wordle_tree::search::{SolveError, Solver};
 use wordle_tree::store::pack::is_pack;
@@ -115,6 +115,26 @@ pub(super) fn tally_bar(quiet: bool, what: &str) -> (indicatif::ProgressBar, imp
         ));
     };
     (bar, show)
+}
+
+/// Where a per-opener sweep of the command runs: the game and stop flag of `ctx`,
+/// the openers `all` and this shard's `mine`, the directory and the progress report.
+pub(super) fn place<'a, D>(
+    ctx: &Ctx<'a>,
+    table: &'a FeedbackTable,
+    (all, mine): (&'a [GuessId], &'a [GuessId]),
+    dir: &'a D,
+    progress: &'a (dyn Fn(&Tally) + Sync),
+) -> Place<'a, D> {
+    Place {
+        game: ctx.game,
+        table,
+        all,
+        mine,
+        dir,
+        stop: ctx.stop,
+        progress,
+    }
 }
 
 /// The first 40 answers of `ids`, space-separated (` ...` when there are more): the

@@ -94,7 +94,10 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             memory_limit: super::memory_bytes(a.memory)?,
         };
         let (bar, show) = jobs::tally_bar(ctx.quiet, "check");
-        let summary = min_over::sweep(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show);
+        let summary = min_over::sweep(
+            jobs::place(ctx, &table, (&set, &mine), &dir, &show),
+            &settings,
+        );
         bar.finish_and_clear();
         let summary = match summary {
             Err(e) if jobs::is_interrupted(&e) => {

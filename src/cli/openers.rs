@@ -84,7 +84,10 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             stopped = run_best_first(ctx, &table, &set, &mine, &dir, &settings, step, shard)?;
         } else {
             let (bar, show) = jobs::tally_bar(ctx.quiet, "openers");
-            let summary = openers::run(game, &table, &set, &mine, &dir, &settings, ctx.stop, &show);
+            let summary = openers::run(
+                jobs::place(ctx, &table, (&set, &mine), &dir, &show),
+                &settings,
+            );
             bar.finish_and_clear();
             match summary {
                 Err(e) if jobs::is_interrupted(&e) => stopped = true,

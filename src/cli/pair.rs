@@ -2,6 +2,7 @@
 //! (`wordle_tree::analysis::pair`), one line per pair, with the time it took; with
 //! `--best`, the best pair proved over every pair (`best_pair.rs`).
 
+use super::args::PairArgs;
 use super::{allowed_guess, check_max_guesses, search_config, Ctx};
 use anyhow::{bail, Result};
 use std::io::Write;
@@ -12,44 +13,6 @@ use wordle_tree::game::mode_name;
 use wordle_tree::game::table::{FeedbackTable, Simd};
 use wordle_tree::search::Solver;
 use wordle_tree::store::opener_table::average;
-
-#[derive(clap::Args, Debug)]
-pub struct PairArgs {
-    /// The first and second guesses, as `FIRST SECOND` or `FIRST,SECOND`; more
-    /// pairs may follow (`salet,courd parse,clint`). None with --best.
-    #[arg(
-        value_name = "WORDS",
-        required_unless_present = "best",
-        conflicts_with = "best"
-    )]
-    pub(super) words: Vec<String>,
-    /// Find the best pair over every first and second guess, proved (a resumable,
-    /// shardable sweep: one result file per first guess in --results).
-    #[arg(long)]
-    pub(super) best: bool,
-    /// With --best: the results directory (a rerun resumes, shards share it; a
-    /// pack made by `wordle-tree pack` is read as one). Default:
-    /// best-pair.LISTS.MODE in the current directory.
-    #[arg(long, value_name = "DIR")]
-    pub(super) results: Option<std::path::PathBuf>,
-    /// With --best: only pairs totalling below N are solved exactly (a known pair's
-    /// total + 1 speeds the start; it falls as better pairs are found).
-    #[arg(long, value_name = "N")]
-    pub(super) cutoff: Option<u64>,
-    /// With --best: run only shard i of n of the first guesses (`auto`: the
-    /// scheduler task's, see --help of check).
-    #[arg(long, value_parser = super::parse_shard, value_name = "I/N|auto")]
-    pub(super) shard: Option<wordle_tree::store::results::ShardSpec>,
-    /// With --best: compute nothing, read every shard's results and give the verdict.
-    #[arg(long)]
-    pub(super) merge: bool,
-    /// Every answer must be found within this many guesses (1 to 10).
-    #[arg(long, default_value_t = 6)]
-    pub(super) max_guesses: u8,
-    /// Memory limit in MiB for the transposition table and the search scratch.
-    #[arg(long, default_value_t = 2048)]
-    pub(super) memory: usize,
-}
 
 /// The pairs named by the arguments: comma pairs, or two plain words in a row.
 fn pairs(words: &[String]) -> Result<Vec<(String, String)>> {

@@ -35,21 +35,19 @@
 //! (always so with the default cutoff). No exact count at all (a seeded cutoff at or
 //! below the minimum): every opener is proved to leave at least the least bound.
 //!
-//! Workers: [`crate::jobs::driver`]'s through [`crate::jobs::solver_sweep`], each with its own [`Solver`] (an equal share of
+//! Workers: [`crate::jobs::driver`]'s through [`crate::jobs::driver::solver_sweep`], each with its own [`Solver`] (an equal share of
 //! the memory limit). An interruption or a write fault ends the sweep with the error;
 //! a result file is only written for a finished search, so no verdict is drawn from a
 //! partial one.
 
-use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
+use crate::jobs::driver::solver_sweep::{self, Step};
 pub use crate::jobs::driver::Tally;
-use crate::jobs::driver::{self, prepass_plan, Standing, Stopwatch};
-use crate::jobs::solver_sweep::{self, set_head, Place, Step};
+use crate::jobs::driver::{self, prepass_plan, Place, Standing, Stopwatch};
 use crate::search::{Config, Objective, SolveError, Solver};
 use crate::store::results::{Kind, ResultFile};
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
 
 pub use crate::jobs::driver::Outcome;
 
@@ -66,33 +64,8 @@ pub const KIND: Kind = Kind {
 /// How many of the most promising openers of the whole list every shard runs first.
 pub const PREPASS: usize = 8;
 
-impl Outcome {
-    /// The inverse of [`Outcome::text`] (a result file's `result` field).
-    pub(crate) fn parse(s: &str) -> Option<Outcome> {
-        if s == "cannot-finish" {
-            return Some(Outcome::CannotFinish);
-        }
-        let (kind, v) = s.split_once(' ')?;
-        let v: u64 = v.trim().parse().ok()?;
-        match kind {
-            "exact" => Some(Outcome::Exact(v)),
-            "at-least" => Some(Outcome::AtLeast(v)),
-            _ => None,
-        }
-    }
-}
-
-/// One opener's stored result.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Record {
-    pub opener: Word,
-    pub outcome: Outcome,
-    /// The cutoff it was searched under (`None`: none).
-    pub cutoff: Option<u64>,
-    pub seconds: f64,
-    /// CPU time of the worker thread (0 where unknown).
-    pub cpu_seconds: f64,
-}
+/// One opener's stored result: the head every per-opener record holds, alone.
+pub type Record = driver::Head;
 
 pub use crate::jobs::driver::SweepError;
 
@@ -104,17 +77,7 @@ impl driver::SweepRecord for Record {
     const KIND: Kind = KIND;
 
     fn read(game: &Game, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
-        let (g, opener, outcome, cutoff) = driver::read_head(game, f, stem, "opener", "opener")?;
-        Ok((
-            g,
-            Record {
-                opener,
-                outcome,
-                cutoff,
-                seconds: driver::read_seconds(f, "seconds")?,
-                cpu_seconds: driver::read_seconds(f, "cpu_seconds")?,
-            },
-        ))
+        Record::read_from(f, game, stem, "opener", "opener")
     }
 
     fn opener(&self) -> Word {
@@ -122,14 +85,7 @@ impl driver::SweepRecord for Record {
     }
 
     fn fill(&self, f: &mut ResultFile) {
-        set_head(
-            f,
-            self.opener,
-            self.outcome,
-            self.cutoff,
-            self.seconds,
-            self.cpu_seconds,
-        );
+        self.write_to(f);
     }
 }
 
@@ -175,28 +131,11 @@ pub fn opener_over(
     }
 }
 
-/// Settles every opener of `mine` (after the [`PREPASS`] most promising of `all`),
-/// reusing and writing the result files of `dir`. `progress` is called after each.
-#[allow(clippy::too_many_arguments)]
-pub fn sweep(
-    game: &Game,
-    table: &FeedbackTable,
-    all: &[GuessId],
-    mine: &[GuessId],
-    dir: &OverDir,
-    settings: &Settings,
-    stop: &AtomicBool,
-    progress: &(dyn Fn(&Tally) + Sync),
-) -> Result<Summary, SweepError> {
-    let place = Place {
-        game,
-        table,
-        dir,
-        stop,
-        progress,
-        others: crate::jobs::balance::others(all, mine),
-    };
-    let plan = prepass_plan(game, table, all, mine, PREPASS, GAME_LIMIT);
+/// Settles every opener of `place.mine` (after the [`PREPASS`] most promising of
+/// `place.all`), reusing and writing the result files of `place.dir`.
+pub fn sweep(place: Place<'_, OverDir<'_>>, settings: &Settings) -> Result<Summary, SweepError> {
+    let (game, table) = (place.game, place.table);
+    let plan = prepass_plan(game, table, place.all, place.mine, PREPASS, GAME_LIMIT);
     let config = |threads| {
         config(
             settings.depth,
@@ -234,13 +173,12 @@ impl<'a> Step<'a> for OverStep<'_> {
     ) -> Result<Record, SweepError> {
         let clock = Stopwatch::start();
         let outcome = opener_over(solver, g, c)?;
-        Ok(Record {
-            opener: self.game.guesses[g.index()],
+        Ok(Record::timed(
+            self.game.guesses[g.index()],
             outcome,
-            cutoff: c,
-            seconds: clock.seconds(),
-            cpu_seconds: clock.cpu_seconds(),
-        })
+            c,
+            &clock,
+        ))
     }
 }
 

@@ -4,12 +4,11 @@
 //! opener's proof as units ([`proof`]), and the best fixed two-word start
 //! ([`pairs`]); each resumable and shardable through a results directory, all but
 //! best-first run by one [`driver`] (worker pool, resume, sharding, interruption;
-//! min-over and pairs through its one-solver shape, [`solver_sweep`]; shards sharing a
-//! directory take over each other's unstarted units: [`balance`]);
+//! min-over and pairs through its one-solver shape, [`driver::solver_sweep`]; shards sharing a
+//! directory take over each other's unstarted units: [`driver::balance`]);
 //! best-first keeps its own frontier, with the same records, resume and interrupt
 //! convention.
 
-pub mod balance;
 pub mod best_first;
 pub mod check;
 pub mod driver;
@@ -17,4 +16,3 @@ pub mod min_over;
 pub mod openers;
 pub mod pairs;
 pub mod proof;
-pub mod solver_sweep;

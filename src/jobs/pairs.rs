@@ -66,14 +66,16 @@ use crate::analysis::pair::{pair_below, second_bounds, small_bucket_floor};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::jobs::driver::{self, least, order_by_estimate, Stopwatch};
-pub use crate::jobs::driver::{Outcome, Standing, SweepError, Tally};
-use crate::jobs::solver_sweep::{self, Place, Step};
+use crate::jobs::driver::solver_sweep::{self, Step};
+use crate::jobs::driver::{
+    self, cutoff_text, least, order_by_estimate, seconds_text, Head, Stopwatch,
+};
+pub use crate::jobs::driver::{Outcome, Place, Standing, SweepError, Tally};
 use crate::search::bound::INFEASIBLE;
 use crate::search::{Config, OpenerCost, Solver};
 use crate::store::results::{Kind, ResultFile};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The kind of result stored, one file per first guess (`FIRST.MODE.LISTS.pairN`).
 pub const KIND: Kind = Kind {
@@ -137,17 +139,12 @@ impl Levels {
 /// One first guess's stored result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
-    pub first: Word,
-    /// The least pair total from `first` (exact), or a bound.
-    pub outcome: Outcome,
+    /// The first guess (`head.opener`), the least pair total from it (exact) or a
+    /// bound, the cutoff it was searched under at the end, and its times.
+    pub head: Head,
     /// With an exact outcome: every second guess attaining it, alphabetical.
     pub best_seconds: Vec<Word>,
-    /// The cutoff it was searched under at the end (`None`: none).
-    pub cutoff: Option<u64>,
     pub levels: Levels,
-    pub seconds: f64,
-    /// CPU time of the worker thread (0 where unknown).
-    pub cpu_seconds: f64,
 }
 
 /// The best-pair result files of one game, mode and guess limit in a directory.
@@ -158,7 +155,7 @@ impl driver::SweepRecord for Record {
 
     fn read(game: &Game, stem: &str, f: &ResultFile) -> Result<(GuessId, Record), String> {
         let get = |k: &str| f.get(k).ok_or_else(|| format!("missing '{k}'"));
-        let (g, first, outcome, cutoff) = driver::read_head(game, f, stem, "first", "first guess")?;
+        let (g, head) = Head::read_from(f, game, stem, "first", "first guess")?;
         let best_seconds = match get("best_seconds")? {
             "-" => Vec::new(),
             s => s
@@ -166,50 +163,41 @@ impl driver::SweepRecord for Record {
                 .map(|w| driver::allowed_guess(game, w, "second guess").map(|(_, w)| w))
                 .collect::<Result<Vec<_>, _>>()?,
         };
-        if matches!(outcome, Outcome::Exact(_)) == best_seconds.is_empty() {
+        if matches!(head.outcome, Outcome::Exact(_)) == best_seconds.is_empty() {
             return Err("an exact result names its second guesses, and only it".into());
         }
         let levels = Levels::parse(get("levels")?).ok_or_else(|| {
             "'levels' is not four counts, each at most the one before".to_string()
         })?;
-        Ok((
-            g,
-            Record {
-                first,
-                outcome,
-                best_seconds,
-                cutoff,
-                levels,
-                seconds: driver::read_seconds(f, "seconds")?,
-                cpu_seconds: driver::read_seconds(f, "cpu_seconds")?,
-            },
-        ))
+        let r = Record {
+            head,
+            best_seconds,
+            levels,
+        };
+        Ok((g, r))
     }
 
     fn opener(&self) -> Word {
-        self.first
+        self.head.opener
     }
 
+    /// The fields in the file's own order (the head's, with `best_seconds` after
+    /// `result` and `levels` after `cutoff`).
     fn fill(&self, f: &mut ResultFile) {
         let seconds = if self.best_seconds.is_empty() {
             "-".to_string()
         } else {
-            self.best_seconds
-                .iter()
-                .map(|w| w.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
+            let words: Vec<String> = self.best_seconds.iter().map(|w| w.to_string()).collect();
+            words.join(",")
         };
-        f.set("first", self.first)
-            .set("result", self.outcome.text())
+        let h = &self.head;
+        f.set("first", h.opener)
+            .set("result", h.outcome.text())
             .set("best_seconds", seconds)
-            .set(
-                "cutoff",
-                self.cutoff.map_or("none".into(), |c| c.to_string()),
-            )
+            .set("cutoff", cutoff_text(h.cutoff))
             .set("levels", self.levels.text())
-            .set("seconds", format!("{:.3}", self.seconds))
-            .set("cpu_seconds", format!("{:.3}", self.cpu_seconds));
+            .set("seconds", seconds_text(h.seconds))
+            .set("cpu_seconds", seconds_text(h.cpu_seconds));
     }
 }
 
@@ -267,29 +255,23 @@ pub fn plan(
     first.into_iter().chain(order(&rest)).collect()
 }
 
-/// Settles every first guess of `mine` (after the [`PREPASS`] best of `all`),
-/// reusing and writing the result files of `dir`. `progress` is called after each.
-#[allow(clippy::too_many_arguments)]
+/// Settles every first guess of `place.mine` (after the [`PREPASS`] best of
+/// `place.all`), reusing and writing the result files of `place.dir`; `floors`: each
+/// first guess's known opener total (level 1), if any.
 pub fn sweep(
-    game: &Game,
-    table: &FeedbackTable,
+    place: Place<'_, PairsDir<'_>>,
     floors: Option<&Floors>,
-    all: &[GuessId],
-    mine: &[GuessId],
-    dir: &PairsDir,
     settings: &Settings,
-    stop: &AtomicBool,
-    progress: &(dyn Fn(&Tally) + Sync),
 ) -> Result<Summary, SweepError> {
-    let place = Place {
+    let (game, table) = (place.game, place.table);
+    let plan = plan(
         game,
         table,
-        dir,
-        stop,
-        progress,
-        others: crate::jobs::balance::others(all, mine),
-    };
-    let plan = plan(game, table, floors, all, mine, settings.max_guesses);
+        floors,
+        place.all,
+        place.mine,
+        settings.max_guesses,
+    );
     let hard = settings.hard;
     let config = |threads| Config {
         max_guesses: settings.max_guesses,
@@ -329,7 +311,7 @@ impl<'a> Step<'a> for PairStep<'_> {
     type Record = Record;
 
     fn outcome(r: &Record) -> Outcome {
-        r.outcome
+        r.head.outcome
     }
 
     fn solve(
@@ -342,13 +324,9 @@ impl<'a> Step<'a> for PairStep<'_> {
         let inf = INFEASIBLE as u64;
         let mut levels = Levels::default();
         let done = |outcome, best_seconds, cutoff, levels| Record {
-            first: self.game.guesses[g1.index()],
-            outcome,
+            head: Head::timed(self.game.guesses[g1.index()], outcome, cutoff, &clock),
             best_seconds,
-            cutoff,
             levels,
-            seconds: clock.seconds(),
-            cpu_seconds: clock.cpu_seconds(),
         };
         // Level 1: the first guess's own total.
         let c = self.cutoff(given);
@@ -455,7 +433,7 @@ pub fn verdict(
     firsts: &[GuessId],
     records: &BTreeMap<GuessId, Record>,
 ) -> (Standing, Verdict) {
-    let s = Standing::new(game, firsts, |g| records.get(&g).map(|r| r.outcome));
+    let s = Standing::new(game, firsts, |g| records.get(&g).map(|r| r.head.outcome));
     let v = if !s.missing.is_empty() {
         Verdict::Incomplete
     } else if let Some(&(m, _)) = s.exact.first() {

@@ -20,6 +20,9 @@
 //!   before it, and [`sealed_body`] gives back the body only when the checksum holds.
 //!   Result files, proof units and packs all end so.
 //!
+//! - [`FileIo`], the I/O fault on a named file that the store's errors (results,
+//!   packs, opener tables) and a proof's share: `PATH: ERROR`.
+//!
 //! Invariant: a write error is always returned to the caller, which names the file
 //! (an I/O fault never turns into a verdict).
 
@@ -77,6 +80,13 @@ pub(crate) fn temp_pid(name: &str) -> Option<u32> {
     let (_, pid) = rest.rsplit_once(".tmp.")?;
     pid.parse().ok()
 }
+
+/// An I/O fault on a named file, `PATH: ERROR`: the error is part of the message, not
+/// a `source`, so a report that prints causes does not repeat it. The store's errors
+/// and a proof's hold it as their `Io` variant (`#[from]`, so `?` converts it).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}: {1}")]
+pub struct FileIo(pub PathBuf, pub std::io::Error);
 
 /// Writes `bytes` to `path` (see the module doc): atomically for a regular file or a
 /// new one, through for a character device or a FIFO, at a symlink's target. The

@@ -25,6 +25,7 @@
 //! are read in place by `--merge`, `--write-table` and resumed runs' scans, and
 //! unpacked only to resume a run that writes.
 
+use crate::store::entry::FileIo;
 use crate::store::entry::{clip, read_entry, seal_as, sealed_body, write_atomic, write_entry};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -44,8 +45,8 @@ pub const MAX_ENTRY: u64 = 16 << 20;
 /// What went wrong with a pack; every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum PackError {
-    #[error("{0}: {1}")]
-    Io(PathBuf, std::io::Error),
+    #[error(transparent)]
+    Io(#[from] FileIo),
     #[error("{0}: damaged pack: {1}")]
     Damaged(PathBuf, String),
     #[error("{0}: {1}")]
@@ -134,7 +135,7 @@ impl Pack {
 
     /// Reads and checks the pack at `path`.
     pub fn read(path: &Path) -> Result<Pack, PackError> {
-        let bytes = std::fs::read(path).map_err(|e| PackError::Io(path.into(), e))?;
+        let bytes = std::fs::read(path).map_err(|e| PackError::Io(FileIo(path.into(), e)))?;
         Pack::decode(&bytes, path)
     }
 }
@@ -192,7 +193,7 @@ pub fn pack_dir(
     adopt: Option<&Adopt>,
     remove: bool,
 ) -> Result<Packed, PackError> {
-    let io = |p: &Path, e| PackError::Io(p.into(), e);
+    let io = |p: &Path, e| PackError::Io(FileIo(p.into(), e));
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| io(dir, e))?
         .filter_map(|e| e.ok())
@@ -278,7 +279,7 @@ pub fn pack_dir(
 /// the same contents is left as it is. Returns how many files were written.
 pub fn unpack(pack: &Path, dir: &Path) -> Result<usize, PackError> {
     let p = Pack::read(pack)?;
-    std::fs::create_dir_all(dir).map_err(|e| PackError::Io(dir.into(), e))?;
+    std::fs::create_dir_all(dir).map_err(|e| PackError::Io(FileIo(dir.into(), e)))?;
     // Check first, write after: a conflict leaves the directory as it was.
     for (name, text) in &p.files {
         let path = dir.join(name);
@@ -299,7 +300,7 @@ pub fn unpack(pack: &Path, dir: &Path) -> Result<usize, PackError> {
         if read_entry(&path, MAX_ENTRY, "a result file").is_ok_and(|t| t.as_ref() == Some(text)) {
             continue;
         }
-        write_entry(&path, text.as_bytes()).map_err(|e| PackError::Io(path, e))?;
+        write_entry(&path, text.as_bytes()).map_err(|e| PackError::Io(FileIo(path, e)))?;
         written += 1;
     }
     Ok(written)

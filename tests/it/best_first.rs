@@ -37,7 +37,7 @@ fn reference(game: &Game, table: &FeedbackTable, hard: bool) -> BTreeMap<GuessId
     let dir = OpenersDir::open(tmp.path(), game, hard, 6).unwrap();
     let all = openers::all_openers(game);
     let s = settings(hard, 1, 2, true);
-    openers::run(game, table, &all, &all, &dir, &s, &NEVER, &|_| {}).unwrap();
+    openers::run(crate::common::at(game, table, &all, &all, &dir, &NEVER), &s).unwrap();
     let records = dir.scan().unwrap().records;
     assert_eq!(records.len(), all.len());
     records
@@ -251,7 +251,11 @@ fn other_modes_reuse_best_first_records() {
     assert!(dir.scan().unwrap().warnings.is_empty());
     let settled = records.values().filter(|r| r.settles_exactly()).count();
     let exact = settings(false, 1, 2, true);
-    let sum = openers::run(&game, &table, &all, &all, &dir, &exact, &NEVER, &|_| {}).unwrap();
+    let sum = openers::run(
+        crate::common::at(&game, &table, &all, &all, &dir, &NEVER),
+        &exact,
+    )
+    .unwrap();
     assert_eq!(sum.reused, settled);
     assert_eq!(sum.computed.len(), all.len() - settled);
 }

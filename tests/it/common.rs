@@ -370,3 +370,54 @@ pub fn lose_half(dir: &Path, malformed: &str) {
     }
     std::fs::write(&files[1], malformed).unwrap();
 }
+
+/// A per-opener sweep's result file of `R`'s kind for `stem`, its fields as a build
+/// before this one wrote them (`fields`, in the file's order): the directory reads
+/// it as one record, no warning, and writing that record back gives the same bytes,
+/// so directories written before a change of the record type still resume.
+pub fn stored_text_survives<R: wordle_tree::jobs::driver::SweepRecord>(
+    game: &Game,
+    hard: bool,
+    limit: u8,
+    stem: &str,
+    fields: &[(&str, &str)],
+) {
+    use wordle_tree::store::results::{Header, ResultFile};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir =
+        wordle_tree::jobs::driver::SweepDir::<R>::open(tmp.path(), game, hard, limit).unwrap();
+    let mut f = ResultFile::new(Header::new(R::KIND, game, hard, limit));
+    for (k, v) in fields {
+        f.set(k, v);
+    }
+    let old = f.encode();
+    let path = dir.dir.file(stem);
+    std::fs::write(&path, &old).unwrap();
+    let (records, warnings) = dir.scan().unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(records.len(), 1);
+    std::fs::remove_file(&path).unwrap();
+    dir.write(records.values().next().unwrap()).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+}
+
+/// Where a per-opener sweep runs, without progress reports: `game`, `table`, the
+/// openers `all` and this run's `mine`, the directory `dir` and the flag `stop`.
+pub fn at<'a, D>(
+    game: &'a Game,
+    table: &'a FeedbackTable,
+    all: &'a [GuessId],
+    mine: &'a [GuessId],
+    dir: &'a D,
+    stop: &'a std::sync::atomic::AtomicBool,
+) -> wordle_tree::jobs::driver::Place<'a, D> {
+    wordle_tree::jobs::driver::Place {
+        game,
+        table,
+        all,
+        mine,
+        dir,
+        stop,
+        progress: &|_| {},
+    }
+}

@@ -65,7 +65,11 @@ fn sweep_into(
     let all = all_openers(game);
     let mine = shard.select(&all);
     let over = OverDir::open(dir, game, s.hard, s.depth).unwrap();
-    min_over::sweep(game, table, &all, &mine, &over, s, &NEVER, &|_| {}).unwrap()
+    min_over::sweep(
+        crate::common::at(game, table, &all, &mine, &over, &NEVER),
+        s,
+    )
+    .unwrap()
 }
 
 fn records(game: &Game, dir: &Path, depth: u8, hard: bool) -> BTreeMap<GuessId, min_over::Record> {
@@ -395,5 +399,29 @@ fn shipped_min_over4_trees_leave_17_answers_over_4() {
         assert!(replay.max_depth() <= 6, "{path}");
         let over = replay.depths.iter().filter(|&&d| d > 4).count();
         assert_eq!(over, 17, "{path}");
+    }
+}
+
+/// A min-over file as the build before the shared record head wrote it (fields
+/// `opener, result, cutoff, seconds, cpu_seconds`) reads back and is written again
+/// byte for byte: old results directories resume.
+#[test]
+fn min_over_files_of_the_earlier_layout_read_and_rewrite_unchanged() {
+    let mut rng = Rng(36);
+    let game = random_game(&mut rng, 12, 6);
+    let stem = game.guesses[3].to_string();
+    for (result, cutoff) in [
+        ("exact 2", "none"),
+        ("at-least 4", "3"),
+        ("cannot-finish", "3"),
+    ] {
+        let fields = [
+            ("opener", stem.as_str()),
+            ("result", result),
+            ("cutoff", cutoff),
+            ("seconds", "1.250"),
+            ("cpu_seconds", "1.004"),
+        ];
+        crate::common::stored_text_survives::<min_over::Record>(&game, false, 2, &stem, &fields);
     }
 }

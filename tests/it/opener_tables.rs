@@ -43,14 +43,8 @@ fn exact_table(game: &Game, hard: bool, max_guesses: u8, dir: &Path) -> OpenerTa
     let all = openers::all_openers(game);
     let s = exact_settings(hard, max_guesses);
     openers::run(
-        game,
-        &table,
-        &all,
-        &all,
-        &results,
+        crate::common::at(game, &table, &all, &all, &results, &AtomicBool::new(false)),
         &s,
-        &AtomicBool::new(false),
-        &|_| {},
     )
     .unwrap();
     let scan = results.scan().unwrap();
@@ -440,33 +434,25 @@ fn old_result_files_are_completed_and_max_depth_is_checked() {
         ..exact_settings(false, 6)
     };
     let stop = AtomicBool::new(false);
-    openers::run(&game, &table, &all, &all, &results, &plain, &stop, &|_| {}).unwrap();
+    openers::run(
+        crate::common::at(&game, &table, &all, &all, &results, &stop),
+        &plain,
+    )
+    .unwrap();
     let scan = results.scan().unwrap();
     assert!(scan.records.values().all(|r| r.max_depth.is_none()));
     let (t, left_out) = OpenerTable::from_records(&game, false, 6, &scan.records);
     assert_eq!((t.solved(), left_out), (0, all.len()));
     let s = openers::run(
-        &game,
-        &table,
-        &all,
-        &all,
-        &results,
+        crate::common::at(&game, &table, &all, &all, &results, &stop),
         &exact_settings(false, 6),
-        &stop,
-        &|_| {},
     )
     .unwrap();
     assert_eq!((s.computed.len(), s.reused), (all.len(), 0));
     // A rerun reuses them all.
     let s = openers::run(
-        &game,
-        &table,
-        &all,
-        &all,
-        &results,
+        crate::common::at(&game, &table, &all, &all, &results, &stop),
         &exact_settings(false, 6),
-        &stop,
-        &|_| {},
     )
     .unwrap();
     assert_eq!((s.computed.len(), s.reused), (0, all.len()));

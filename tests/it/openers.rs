@@ -56,14 +56,8 @@ fn settings(hard: bool, cutoff: Option<u64>, top: usize) -> Settings {
 fn run(game: &Game, table: &FeedbackTable, dir: &ResultsDir, s: &Settings) -> openers::Summary {
     let all = openers::all_openers(game);
     openers::run(
-        game,
-        table,
-        &all,
-        &all,
-        dir,
+        crate::common::at(game, table, &all, &all, dir, &AtomicBool::new(false)),
         s,
-        &AtomicBool::new(false),
-        &|_| {},
     )
     .unwrap()
 }
@@ -266,7 +260,10 @@ fn interrupted_run_writes_nothing() {
     let all = openers::all_openers(&game);
     let stop = AtomicBool::new(true);
     let s = settings(false, None, 1);
-    let r = openers::run(&game, &table, &all, &all, &dir, &s, &stop, &|_| {});
+    let r = openers::run(
+        crate::common::at(&game, &table, &all, &all, &dir, &stop),
+        &s,
+    );
     assert!(
         matches!(
             r,

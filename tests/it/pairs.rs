@@ -89,7 +89,12 @@ fn sweep_into(
     let all = all_openers(game);
     let mine = shard.select(&all);
     let d = PairsDir::open(dir, game, s.hard, s.max_guesses).unwrap();
-    pairs::sweep(game, table, floors, &all, &mine, &d, s, &NEVER, &|_| {}).unwrap()
+    pairs::sweep(
+        crate::common::at(game, table, &all, &mine, &d, &NEVER),
+        floors,
+        s,
+    )
+    .unwrap()
 }
 
 fn records(game: &Game, dir: &Path, s: &Settings) -> BTreeMap<GuessId, Record> {
@@ -238,25 +243,25 @@ fn best_pair_sweep_matches_every_pair_evaluated() {
             for (g, r) in &recs {
                 let row = &every[g.index()];
                 let least = row.iter().flatten().min().copied();
-                match (r.outcome, least) {
+                match (r.head.outcome, least) {
                     (Outcome::Exact(v), Some(m)) => {
-                        assert_eq!(v, m, "{at} {}", r.first);
+                        assert_eq!(v, m, "{at} {}", r.head.opener);
                         let mut seconds: Vec<Word> = (0..row.len())
                             .filter(|&b| row[b] == Some(m))
                             .map(|b| game.guesses[b])
                             .collect();
                         seconds.sort();
-                        assert_eq!(r.best_seconds, seconds, "{at} {}", r.first);
+                        assert_eq!(r.best_seconds, seconds, "{at} {}", r.head.opener);
                     }
                     (Outcome::AtLeast(lb), Some(m)) => {
-                        assert!(lb <= m, "{at} {}: bound {lb} above {m}", r.first);
-                        assert!(r.cutoff.is_some_and(|c| lb >= c), "{at}");
+                        assert!(lb <= m, "{at} {}: bound {lb} above {m}", r.head.opener);
+                        assert!(r.head.cutoff.is_some_and(|c| lb >= c), "{at}");
                         dismissed += 1;
                         by_floor += (r.levels.seconds == 0) as usize;
                     }
                     (Outcome::AtLeast(_), None) => dismissed += 1,
                     (Outcome::CannotFinish, None) => {}
-                    (o, m) => panic!("{at} {}: {o:?} vs {m:?}", r.first),
+                    (o, m) => panic!("{at} {}: {o:?} vs {m:?}", r.head.opener),
                 }
             }
             let (_, got) = pairs::verdict(&game, &all_openers(&game), &recs);
@@ -413,4 +418,35 @@ fn pair_best_cli_proves_resumes_merges_and_refuses_bad_input() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// A best-pair file as the build before the shared record head wrote it (fields
+/// `first, result, best_seconds, cutoff, levels, seconds, cpu_seconds`) reads back
+/// and is written again byte for byte: old results directories resume.
+#[test]
+fn best_pair_files_of_the_earlier_layout_read_and_rewrite_unchanged() {
+    let mut rng = Rng(36);
+    let game = random_game(&mut rng, 12, 6);
+    let stem = game.guesses[0].to_string();
+    let seconds = format!("{},{}", game.guesses[1], game.guesses[2]);
+    let fields = [
+        ("first", stem.as_str()),
+        ("result", "exact 45"),
+        ("best_seconds", seconds.as_str()),
+        ("cutoff", "46"),
+        ("levels", "6 5 0 5"),
+        ("seconds", "0.125"),
+        ("cpu_seconds", "0.120"),
+    ];
+    crate::common::stored_text_survives::<Record>(&game, false, 6, &stem, &fields);
+    let bound = [
+        ("first", stem.as_str()),
+        ("result", "at-least 50"),
+        ("best_seconds", "-"),
+        ("cutoff", "46"),
+        ("levels", "0 0 0 0"),
+        ("seconds", "0.000"),
+        ("cpu_seconds", "0.000"),
+    ];
+    crate::common::stored_text_survives::<Record>(&game, true, 6, &stem, &bound);
 }

@@ -1,5 +1,5 @@
 //! Balance of the per-opener sweeps (`openers --shard`, through
-//! `wordle_tree::jobs::balance`): shards sharing a directory, each taking over the
+//! `wordle_tree::jobs::driver::balance`): shards sharing a directory, each taking over the
 //! others' unstarted openers once its own are done, give the serial table, search no
 //! opener twice and leave no claim behind; a shard alone in a directory searches its
 //! own openers only; a rerun or a late shard searches nothing finished; a stale claim
@@ -45,7 +45,11 @@ fn shard(
         .unwrap()
         .select(&all);
     let d = OpenersDir::open(dir, game, false, 6).unwrap();
-    let s = openers::run(game, table, &all, &mine, &d, &settings(), &NEVER, &|_| {}).unwrap();
+    let s = openers::run(
+        crate::common::at(game, table, &all, &mine, &d, &NEVER),
+        &settings(),
+    )
+    .unwrap();
     s.computed.iter().map(|r| r.opener.to_string()).collect()
 }
 

@@ -56,9 +56,12 @@ use crate::game::table::FeedbackTable;
 use crate::game::word::{ListError, Word, WordList};
 use crate::game::{Game, GuessId};
 pub use crate::jobs::driver::Tally;
-use crate::jobs::driver::{self, prepass_plan, OpenerJob, OpenerSweep, Queue, Standing, Stopwatch};
+use crate::jobs::driver::{
+    self, prepass_plan, OpenerJob, OpenerSweep, Place, Queue, Standing, Stopwatch,
+};
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Config, SolveError, Solver};
+use crate::store::entry::FileIo;
 use crate::store::results::ResultsError;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -105,7 +108,7 @@ pub fn all_openers(game: &Game) -> Vec<GuessId> {
 pub fn load_openers(game: &Game, path: &Path) -> Result<Vec<GuessId>, OpenersError> {
     let list = WordList::load(path)?;
     let text = std::fs::read_to_string(path)
-        .map_err(|e| OpenersError::from(ResultsError::Io(path.into(), e)))?;
+        .map_err(|e| OpenersError::from(ResultsError::Io(FileIo(path.into(), e))))?;
     let lines = text
         .lines()
         .enumerate()
@@ -196,21 +199,20 @@ impl Exacts {
     }
 }
 
-/// Settles every opener of `shard_openers` (first the `settings.prepass` most promising
-/// of `all_openers`), reusing and writing result files in `dir`. `progress` is called
-/// after each opener. Once `stop` is set, returns `SolveError::Interrupted` (as
+/// Settles every opener of `place.mine` (first the `settings.prepass` most promising
+/// of `place.all`), reusing and writing result files in `place.dir`. `progress` is
+/// called after each opener. Once `stop` is set, returns `SolveError::Interrupted` (as
 /// [`OpenersError::Solve`]) with nothing partial written, if openers were left.
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    game: &Game,
-    table: &FeedbackTable,
-    all_openers: &[GuessId],
-    shard_openers: &[GuessId],
-    dir: &OpenersDir,
-    settings: &Settings,
-    stop: &AtomicBool,
-    progress: &(dyn Fn(&Tally) + Sync),
-) -> Result<Summary, OpenersError> {
+pub fn run(place: Place<'_, OpenersDir<'_>>, settings: &Settings) -> Result<Summary, OpenersError> {
+    let Place {
+        game,
+        table,
+        all: all_openers,
+        mine: shard_openers,
+        dir,
+        stop,
+        progress,
+    } = place;
     let scan = dir.scan()?;
     let prepass = if settings.cutoff.is_none() && !settings.exact {
         settings.prepass.max(settings.top)
@@ -263,10 +265,7 @@ pub fn run(
     };
     let total = queue.units.len();
     OpenerSweep::new(job, &dir.dir, scan.records, first_cutoff, total, progress)
-        .taking_over(
-            game,
-            crate::jobs::balance::others(all_openers, shard_openers),
-        )
+        .taking_over(game, place.others())
         .run(&queue, settings.threads, stop, scan.warnings)
 }
 

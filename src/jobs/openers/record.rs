@@ -12,7 +12,7 @@
 use super::{OpenersError, Outcome};
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
-use crate::jobs::solver_sweep::set_head;
+use crate::jobs::driver::set_head;
 use crate::store::results::{Header, Kind, ResultFile, ResultsDir, ResultsError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

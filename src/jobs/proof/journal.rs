@@ -24,6 +24,7 @@ use crate::game::word::Word;
 use crate::game::{Game, GuessId};
 use crate::search::bound::INFEASIBLE;
 use crate::search::Settled;
+use crate::store::entry::FileIo;
 use crate::store::results::{read_entry, seal_as, write_entry};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -98,7 +99,7 @@ impl<'g> Journal<'g> {
                 Ok(known) => (known, None),
                 Err(why) => (HashMap::new(), Some(why)),
             },
-            Err(e) => return Err(ProofError::Io(path, e)),
+            Err(e) => return Err(ProofError::Io(FileIo(path, e))),
         };
         let entries = known.iter().map(|(g, s)| (*g, *s)).collect();
         Ok((
@@ -183,7 +184,7 @@ impl<'g> Journal<'g> {
     /// written is progress that would be lost).
     pub fn error(&self) -> Option<ProofError> {
         let e = self.state.lock().unwrap().error.take()?;
-        Some(ProofError::Io(self.path.clone(), e))
+        Some(ProofError::Io(FileIo(self.path.clone(), e)))
     }
 
     /// Removes the file (once the unit's own file is written); a failure is harmless:

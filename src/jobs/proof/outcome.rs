@@ -12,13 +12,14 @@
 use crate::game::word::Word;
 use crate::search::bound::INFEASIBLE;
 use crate::search::SolveError;
+use crate::store::entry::FileIo;
 use crate::tree::Node;
 use std::path::PathBuf;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProofError {
-    #[error("{0}: {1}")]
-    Io(PathBuf, std::io::Error),
+    #[error(transparent)]
+    Io(#[from] FileIo),
     #[error("{0}: a unit file of another proof ({1}); one results directory holds one proof, use another --results")]
     Foreign(PathBuf, String),
     #[error("{0}: unit '{1}' is not a unit of this proof (opener {2})")]

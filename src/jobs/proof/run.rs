@@ -37,6 +37,7 @@ use crate::jobs::driver::{self, Job, Queue};
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Settled, SolveError, Solver, TopLog};
 use crate::store::claim::Claimer;
+use crate::store::entry::FileIo;
 use crate::store::pack::is_pack;
 use crate::store::results::write_entry;
 use std::collections::BTreeMap;
@@ -325,7 +326,7 @@ impl Job for UnitsJob<'_> {
         match claims.claim(&self.claim_name(i)) {
             Ok(None) => {}
             Ok(Some(_)) => return Ok(false),
-            Err(e) => return Err(ProofError::Io(claims.path(&self.claim_name(i)), e)),
+            Err(e) => return Err(ProofError::Io(FileIo(claims.path(&self.claim_name(i)), e))),
         }
         self.ours.lock().unwrap()[i] = true;
         if !self.own[i] {
@@ -415,7 +416,7 @@ impl Job for UnitsJob<'_> {
     fn write(&self, i: usize, rec: &Record) -> Result<(), ProofError> {
         let path = self.plan.path(self.dir, i);
         let text = encode_record(self.solver.game(), self.plan, i, rec);
-        write_entry(&path, text.as_bytes()).map_err(|e| ProofError::Io(path, e))
+        write_entry(&path, text.as_bytes()).map_err(|e| ProofError::Io(FileIo(path, e)))
     }
 
     fn settled(&self, i: usize, rec: Record, reused: bool, _: usize) {

@@ -29,6 +29,7 @@ use super::plan::{strict_feedback, subtree_cost, Plan, UnitKey};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::Game;
+use crate::store::entry::FileIo;
 use crate::store::pack::{is_pack, Pack};
 use crate::store::results::{read_entry, remove_stale_temps, seal_as, sealed_body};
 use crate::tree::Node;
@@ -175,7 +176,7 @@ pub fn read_record(
         Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
             return Ok(Read::Damaged(e.to_string()))
         }
-        Err(e) => return Err(ProofError::Io(path.into(), e)),
+        Err(e) => return Err(ProofError::Io(FileIo(path.into(), e))),
     };
     parse_record(game, table, plan, path, &text)
 }
@@ -313,10 +314,10 @@ pub fn scan_dir(
             found.push((path, read));
         }
     } else {
-        std::fs::create_dir_all(dir).map_err(|e| ProofError::Io(dir.into(), e))?;
+        std::fs::create_dir_all(dir).map_err(|e| ProofError::Io(FileIo(dir.into(), e)))?;
         remove_stale_temps(dir);
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map_err(|e| ProofError::Io(dir.into(), e))?
+            .map_err(|e| ProofError::Io(FileIo(dir.into(), e)))?
             .filter_map(|e| e.ok())
             .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
             .map(|e| e.path())

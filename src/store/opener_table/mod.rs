@@ -46,6 +46,7 @@
 
 use crate::game::word::Word;
 use crate::game::{mode_name, parse_mode, Game, GuessId};
+use crate::store::entry::FileIo;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -90,8 +91,8 @@ pub const MAX_FILE: u64 = 16 << 20;
 /// What can go wrong reading or matching a table. Every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    #[error("{0}: {1}")]
-    Io(PathBuf, std::io::Error),
+    #[error(transparent)]
+    Io(#[from] FileIo),
     #[error("{file}:{line}: {why}")]
     Bad {
         file: PathBuf,
@@ -376,9 +377,12 @@ impl OpenerTable {
     /// Reads and parses a table file (at most [`MAX_TABLE`] bytes).
     pub fn load(path: &Path) -> Result<OpenerTable, TableError> {
         let text = crate::store::results::read_regular_capped(path, MAX_TABLE, "an opener table")
-            .map_err(|e| TableError::Io(path.into(), e))?
+            .map_err(|e| TableError::Io(FileIo(path.into(), e)))?
             .ok_or_else(|| {
-                TableError::Io(path.into(), std::io::Error::other("not a regular file"))
+                TableError::Io(FileIo(
+                    path.into(),
+                    std::io::Error::other("not a regular file"),
+                ))
             })?;
         OpenerTable::decode(&text, path)
     }
@@ -488,7 +492,7 @@ impl OpenerTable {
     /// Writes the table atomically ([`crate::store::results::write_atomic`]).
     pub fn save(&self, path: &Path) -> Result<(), TableError> {
         crate::store::results::write_atomic(path, self.encode().as_bytes())
-            .map_err(|e| TableError::Io(path.into(), e))
+            .map_err(|e| TableError::Io(FileIo(path.into(), e)))
     }
 }
 

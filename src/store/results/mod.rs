@@ -45,6 +45,7 @@ pub use super::entry::{
     write_entry,
 };
 use crate::game::{mode_name, parse_mode, Game};
+use crate::store::entry::FileIo;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -58,10 +59,8 @@ pub const MAX_FILE: u64 = 64 * 1024;
 /// What can go wrong with a results directory, a result file or a shard.
 #[derive(Debug, thiserror::Error)]
 pub enum ResultsError {
-    /// The I/O error is part of the message (not a `source`), so a report that
-    /// prints causes does not repeat it.
-    #[error("{0}: {1}")]
-    Io(PathBuf, std::io::Error),
+    #[error(transparent)]
+    Io(#[from] FileIo),
     #[error("{0}: malformed result file: {1}")]
     Malformed(PathBuf, String),
     #[error("bad shard '{0}' (--shard i/n): {1}")]
@@ -458,7 +457,7 @@ impl ResultsDir {
         max_guesses: u8,
     ) -> Result<ResultsDir, ResultsError> {
         run_start();
-        let io = |e: std::io::Error| ResultsError::Io(path.into(), e);
+        let io = |e: std::io::Error| ResultsError::Io(FileIo(path.into(), e));
         if crate::store::pack::is_pack(path) {
             let pack = crate::store::pack::Pack::read(path)?;
             return Ok(ResultsDir {
@@ -545,7 +544,7 @@ impl ResultsDir {
         let names: Vec<String> = match &self.pack {
             Some(files) => files.keys().cloned().collect(),
             None => std::fs::read_dir(&self.path)
-                .map_err(|e| ResultsError::Io(self.path.clone(), e))?
+                .map_err(|e| ResultsError::Io(FileIo(self.path.clone(), e)))?
                 .filter_map(|e| e.ok())
                 .map(|e| e.file_name().to_string_lossy().into_owned())
                 .collect(),
@@ -598,7 +597,7 @@ impl ResultsDir {
         let text = match &self.pack {
             Some(files) => files[name].clone(),
             None => match read_entry(path, MAX_FILE, "a result file")
-                .map_err(|e| ResultsError::Io(path.into(), e))?
+                .map_err(|e| ResultsError::Io(FileIo(path.into(), e)))?
             {
                 Some(text) => text,
                 None => return Ok(None),
@@ -620,7 +619,7 @@ impl ResultsDir {
         debug_assert_eq!(file.header, self.header);
         self.writable()?;
         let path = self.file(stem);
-        write_entry(&path, file.encode().as_bytes()).map_err(|e| ResultsError::Io(path, e))
+        write_entry(&path, file.encode().as_bytes()).map_err(|e| ResultsError::Io(FileIo(path, e)))
     }
 }
 

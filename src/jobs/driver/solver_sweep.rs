@@ -7,10 +7,9 @@
 //! is written through the directory) and [`sweep`] (scan the directory, derive the
 //! first cutoff from the seed and the stored exact results, size the pool, run the
 //! queue through [`OpenerSweep`]). A sweep supplies only its [`Step`]: how one opener
-//! is solved into a record. Also [`set_head`], the fields the opener-keyed result
-//! files (`openers`, `min-over`) write in the same order.
+//! is solved into a record.
 //!
-//! Invariants: the first cutoff is [`driver::least_plus_one`] of the seed and the
+//! Invariants: the first cutoff is [`least_plus_one`] of the seed and the
 //! stored outcomes, computed before the step is built (a step may keep it, as the
 //! best-pair sweep's live cutoff does); the pool has at least one worker and no more
 //! than the queue's units, and the memory limit is shared equally by them (the
@@ -21,14 +20,14 @@
 //! Trade-off: one generic job instead of one per sweep; a step that needs another
 //! worker (two solvers, none) is not a [`Step`] and implements [`OpenerJob`] itself.
 
-use crate::game::table::FeedbackTable;
-use crate::game::word::Word;
-use crate::game::{Game, GuessId};
-use crate::jobs::driver::{
-    self, OpenerJob, OpenerSweep, Outcome, Queue, Summary, SweepDir, SweepError, SweepRecord, Tally,
+use super::opener_sweep::{
+    OpenerJob, OpenerSweep, Place, Summary, SweepDir, SweepError, SweepRecord,
 };
+use super::outcome::{least_plus_one, Outcome};
+use super::pool::Queue;
+use crate::game::table::FeedbackTable;
+use crate::game::{Game, GuessId};
 use crate::search::{Config, Solver};
-use crate::store::results::ResultFile;
 use std::sync::atomic::AtomicBool;
 
 /// What one sweep adds to [`SolverJob`]: its record and how one opener is solved.
@@ -86,25 +85,12 @@ impl<'a, S: Step<'a>> OpenerJob for SolverJob<'a, S> {
     }
 }
 
-/// Where a sweep runs: the game, its table, the results directory, the stop flag and
-/// the progress callback.
-pub struct Place<'a, R> {
-    pub game: &'a Game,
-    pub table: &'a FeedbackTable,
-    pub dir: &'a SweepDir<'a, R>,
-    pub stop: &'a AtomicBool,
-    pub progress: &'a (dyn Fn(&Tally) + Sync),
-    /// Other shards' openers this sweep may take over once its own are done
-    /// ([`crate::jobs::balance`]; empty: none).
-    pub others: Vec<GuessId>,
-}
-
 /// Settles the openers of `plan` in order on at most `threads` workers, reusing and
 /// writing the records of `place.dir`. `seed`: a cutoff to start from (the least
 /// stored exact result + 1 replaces it when lower); `config(workers)`: each worker's
 /// solver configuration; `step(first)`: the step, given the first cutoff.
 pub fn sweep<'a, S: Step<'a>>(
-    place: Place<'a, S::Record>,
+    place: Place<'a, SweepDir<'a, S::Record>>,
     plan: Vec<GuessId>,
     seed: Option<u64>,
     threads: usize,
@@ -113,7 +99,7 @@ pub fn sweep<'a, S: Step<'a>>(
 ) -> Result<Summary<S::Record>, SweepError> {
     let (records, warnings) = place.dir.scan()?;
     let queue = Queue::singles(plan);
-    let first = driver::least_plus_one(seed, records.values().map(S::outcome));
+    let first = least_plus_one(seed, records.values().map(S::outcome));
     let threads = threads.max(1).min(queue.units.len().max(1));
     let job = SolverJob {
         game: place.game,
@@ -125,24 +111,6 @@ pub fn sweep<'a, S: Step<'a>>(
     };
     let total = queue.units.len();
     OpenerSweep::new(job, &place.dir.dir, records, first, total, place.progress)
-        .taking_over(place.game, place.others)
+        .taking_over(place.game, place.others())
         .run(&queue, threads, place.stop, warnings)
-}
-
-/// Sets the fields an opener-keyed result file holds, in its order: `opener`,
-/// `result`, `cutoff` (`none` without one), `seconds` and `cpu_seconds` (three
-/// decimals).
-pub fn set_head(
-    f: &mut ResultFile,
-    opener: Word,
-    outcome: Outcome,
-    cutoff: Option<u64>,
-    seconds: f64,
-    cpu_seconds: f64,
-) -> &mut ResultFile {
-    f.set("opener", opener)
-        .set("result", outcome.text())
-        .set("cutoff", cutoff.map_or("none".into(), |c| c.to_string()))
-        .set("seconds", format!("{seconds:.3}"))
-        .set("cpu_seconds", format!("{cpu_seconds:.3}"))
 }

@@ -1,9 +1,9 @@
 //! Balance between shards that share a results directory: a shard done with its own
 //! units takes over units of other shards that no process has started, so it is not
-//! left idle while another still has many. One wrapper of any [`driver`] job
+//! left idle while another still has many. One wrapper of any [`super::pool`] job
 //! ([`run`], for a job that implements [`Shared`]) gives it; the per-opener sweeps
 //! (`openers`, the min-over sweep, `pair --best`) get it through
-//! [`driver::OpenerSweep::taking_over`]. Not yet wired: `check --opener any` (its
+//! [`super::OpenerSweep::taking_over`]. Not yet wired: `check --opener any` (its
 //! per-shard verdict counts would have to speak of the openers taken over), and a
 //! proof's units, which do the same with their own code in [`crate::jobs::proof`]
 //! (written first; it could move onto [`run`]).
@@ -28,7 +28,7 @@
 //! which process wrote which file. A run without `others` (no shard, or a pack) makes
 //! no claims and behaves as before.
 
-use super::driver::{self, Job, Queue, Ran};
+use super::pool::{self, Job, Queue, Ran};
 use crate::store::claim::Claimer;
 use std::collections::HashSet;
 use std::path::Path;
@@ -51,7 +51,7 @@ pub trait Shared: Job {
 /// Settles `queue` (this run's own units), then takes over the units of `others`
 /// (other shards' units, in the order given) that nobody has started, in the
 /// directory `dir` (see the module doc). With no `others`, or no `dir` (a pack,
-/// read only), this is [`driver::run`] on `queue` alone.
+/// read only), this is [`pool::run`] on `queue` alone.
 pub fn run<J: Shared>(
     job: &J,
     queue: &Queue<J::Unit>,
@@ -61,7 +61,7 @@ pub fn run<J: Shared>(
     stop: &AtomicBool,
 ) -> Result<Ran, J::Error> {
     let Some(dir) = dir.filter(|_| !others.is_empty()) else {
-        return driver::run(job, queue, threads, stop);
+        return pool::run(job, queue, threads, stop);
     };
     let own: HashSet<String> = queue.units.iter().map(|&u| job.unit_name(u)).collect();
     let mut units = queue.units.clone();
@@ -82,7 +82,7 @@ pub fn run<J: Shared>(
         shared: AtomicBool::new(false),
         looked: Mutex::new(None),
     };
-    driver::run(&balanced, &Queue { units, groups }, threads, stop)
+    pool::run(&balanced, &Queue { units, groups }, threads, stop)
 }
 
 /// A job run with claims, taking over other shards' units.
