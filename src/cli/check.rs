@@ -38,7 +38,8 @@ pub struct CheckArgs {
     #[arg(long)]
     results: Option<PathBuf>,
     /// With `--opener any`, or `--opener W --results DIR`: run only shard i of n
-    /// (1-based), e.g. 2/8.
+    /// (1-based), e.g. 2/8; in a --results directory other shards use too, a shard
+    /// done with its own openers or units takes over those nobody has started.
     /// `auto`: the shard of the scheduler task (a Slurm job array, a Kubernetes
     /// indexed job).
     #[arg(long, value_parser = super::parse_shard, value_name = "I/N|auto")]
