@@ -38,7 +38,8 @@ pub struct CheckArgs {
     #[arg(long)]
     results: Option<PathBuf>,
     /// With `--opener any`, or `--opener W --results DIR`: run only shard i of n
-    /// (1-based), e.g. 2/8.
+    /// (1-based), e.g. 2/8; in a --results directory other shards use too, a shard
+    /// done with its own openers or units takes over those nobody has started.
     /// `auto`: the shard of the scheduler task (a Slurm job array, a Kubernetes
     /// indexed job).
     #[arg(long, value_parser = super::parse_shard, value_name = "I/N|auto")]
@@ -547,6 +548,11 @@ fn any(ctx: &Ctx, depth: u8, sweep: &Sweep, whole: Option<&Whole>) -> Result<Exi
             return Ok(code);
         }
     }
+    // Shards sharing a directory take over each other's unstarted openers.
+    let others = match &dir {
+        Some(_) if shard.count > 1 => wordle_tree::jobs::driver::balance::others(&all, &mine),
+        _ => Vec::new(),
+    };
     let table = FeedbackTable::build(game);
     let bar = progress_bar(ctx.quiet, "check");
     bar.set_length(mine.len() as u64);
@@ -554,6 +560,7 @@ fn any(ctx: &Ctx, depth: u8, sweep: &Sweep, whole: Option<&Whole>) -> Result<Exi
         game,
         &table,
         &mine,
+        &others,
         depth,
         ctx.hard,
         dir.as_ref(),
@@ -612,6 +619,7 @@ fn auto_subsets(
             &sub,
             &sub_table,
             &openers,
+            &[],
             depth,
             ctx.hard,
             None,
@@ -673,8 +681,8 @@ impl AnyReport<'_> {
             .collect()
     }
 
-    /// The openers given up, if any.
-    fn gave_up_line(&self, gave_up: &[String]) -> Result<()> {
+    /// The openers given up, and this shard's openers left to other processes, if any.
+    fn gave_up_line(&self, gave_up: &[String], sweep: &check::Sweep) -> Result<()> {
         if !gave_up.is_empty() {
             outln!(
                 "UNDECIDED for the {} opener(s) given up after {:.0} s: {}; rerun without --give-up (or with a longer one) to settle them",
@@ -683,7 +691,23 @@ impl AnyReport<'_> {
                 gave_up.join(" ")
             );
         }
+        if !sweep.left.is_empty() {
+            let left = self.words(sweep.left.iter().copied());
+            outln!(
+                "UNDECIDED here for the {} opener(s) of this shard that other shards were searching: {}; once every shard has finished, rerun without --shard on the same --results to read every verdict",
+                left.len(),
+                clip_list(&left)
+            );
+        }
         Ok(())
+    }
+
+    /// ` (K of them other shards')`, or empty.
+    fn taken(sweep: &check::Sweep) -> String {
+        match sweep.taken_over {
+            0 => String::new(),
+            k => format!(" ({k} of them other shards')"),
+        }
     }
 
     /// On the whole list: PROVED by the first opener that meets the claim, REFUTED
@@ -696,22 +720,23 @@ impl AnyReport<'_> {
         let gave_up = self.words(sweep.gave_up.iter().copied());
         let n = sweep.settled.len() + gave_up.len();
         let refuted = sweep.settled.len() - good.len();
-        if good.is_empty() && !gave_up.is_empty() {
+        let taken = Self::taken(sweep);
+        if good.is_empty() && !(gave_up.is_empty() && sweep.left.is_empty()) {
             outln!(
-                "REFUTED for {refuted} of the {n} openers{scope}: from none of them does a tree find every answer within {depth} guesses ({what}); {secs:.1} s"
+                "REFUTED for {refuted} of the {n} openers{scope}{taken}: from none of them does a tree find every answer within {depth} guesses ({what}); {secs:.1} s"
             );
-            self.gave_up_line(&gave_up)?;
+            self.gave_up_line(&gave_up, sweep)?;
             return Ok(ExitCode::from(2));
         }
         if good.is_empty() {
             outln!(
-                "REFUTED: no opener finds every answer within {depth} guesses{scope}; {} openers checked ({what}) in {secs:.1} s",
+                "REFUTED: no opener finds every answer within {depth} guesses{scope}; {} openers checked{taken} ({what}) in {secs:.1} s",
                 sweep.settled.len()
             );
             Ok(ExitCode::from(1))
         } else {
             outln!(
-                "PROVED: opener {} finds every answer within {depth} guesses ({what}); stopped after {} openers in {secs:.1} s",
+                "PROVED: opener {} finds every answer within {depth} guesses ({what}); stopped after {} openers{taken} in {secs:.1} s",
                 good.join(", "),
                 sweep.settled.len()
             );
@@ -729,15 +754,16 @@ impl AnyReport<'_> {
         let refuted = sweep.settled.len() - good.len();
         let what = describe(whole.game, self.ctx.hard);
         let total = whole.game.n_answers();
-        if good.is_empty() && gave_up.is_empty() {
+        let taken = Self::taken(sweep);
+        if good.is_empty() && gave_up.is_empty() && sweep.left.is_empty() {
             outln!(
-                "REFUTED on the whole list: no opener finds every one of the {total} answers within {depth} guesses{scope} ({what}), since none does on {}; {n} openers checked in {secs:.1} s",
+                "REFUTED on the whole list: no opener finds every one of the {total} answers within {depth} guesses{scope} ({what}), since none does on {}; {n} openers checked{taken} in {secs:.1} s",
                 whole.name
             );
             return Ok(ExitCode::from(1));
         }
         outln!(
-            "REFUTED on the whole list for {refuted} of the {n} openers{scope}: from none of them does a tree find every one of the {total} answers within {depth} guesses ({what}), since none does on {}; {secs:.1} s",
+            "REFUTED on the whole list for {refuted} of the {n} openers{scope}{taken}: from none of them does a tree find every one of the {total} answers within {depth} guesses ({what}), since none does on {}; {secs:.1} s",
             whole.name
         );
         if !good.is_empty() {
@@ -747,7 +773,15 @@ impl AnyReport<'_> {
                 good.join(" ")
             );
         }
-        self.gave_up_line(&gave_up)?;
+        self.gave_up_line(&gave_up, sweep)?;
         Ok(ExitCode::from(2))
+    }
+}
+
+/// A list of words, the first 20 and a count of the rest.
+fn clip_list(words: &[String]) -> String {
+    match words.len() {
+        0..=20 => words.join(" "),
+        n => format!("{} and {} more", words[..20].join(" "), n - 20),
     }
 }

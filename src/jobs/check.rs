@@ -37,7 +37,7 @@ use crate::game::feedback::Feedback;
 use crate::game::hard::Revealed;
 use crate::game::table::FeedbackTable;
 use crate::game::{AnswerId, Game, GuessId};
-use crate::jobs::driver::{self, Job, Queue};
+use crate::jobs::driver::{Job, Queue};
 use crate::search::bound::{Objective, OVER_PENALTY};
 use crate::search::{Buckets, Config, SolveError, Solver};
 use crate::store::results::{Kind, ResultFile, ResultsDir, ResultsError};
@@ -283,6 +283,13 @@ pub struct Sweep {
     pub gave_up: Vec<GuessId>,
     /// How many of them came from the results directory.
     pub reused: usize,
+    /// Of `settled` and `gave_up`, how many are other shards' openers: taken over
+    /// once this sweep's own were done (see [`crate::jobs::driver::balance`]), or read from
+    /// the records other shards left in the directory.
+    pub taken_over: usize,
+    /// This sweep's own openers it did not settle: another live process of a shared
+    /// directory held each (it settles them; a rerun without `--shard` reads them).
+    pub left: Vec<GuessId>,
 }
 
 /// What a results directory of kind [`WITHIN_KIND`] already holds, by opener word.
@@ -302,24 +309,38 @@ pub fn finished_within(dir: &ResultsDir) -> Result<(Finished, Vec<String>), Resu
     let mut warnings = scan.warnings;
     let mut finished = Finished::default();
     for (stem, f) in &scan.files {
-        let seconds = f.get("seconds").and_then(|s| s.parse::<f64>().ok());
-        match (f.get("opener"), f.get("result"), seconds) {
-            (Some(o), Some("proved"), _) if o == stem => {
-                finished.settled.insert(stem.clone(), true);
+        match read_within(stem, f) {
+            Some(r) if r.result == Within::GaveUp => {
+                finished.gave_up.insert(stem.clone(), r.seconds);
             }
-            (Some(o), Some("refuted"), _) if o == stem => {
-                finished.settled.insert(stem.clone(), false);
+            Some(r) => {
+                finished
+                    .settled
+                    .insert(stem.clone(), r.result == Within::Proved);
             }
-            (Some(o), Some("gave-up"), Some(secs)) if o == stem => {
-                finished.gave_up.insert(stem.clone(), secs);
-            }
-            _ => warnings.push(format!(
+            None => warnings.push(format!(
                 "{}: malformed result file: needs opener={stem} and result=proved, refuted or gave-up (with seconds) (ignored)",
                 dir.file(stem).display()
             )),
         }
     }
     Ok((finished, warnings))
+}
+
+/// The record of opener `stem` in its result file `f` (`None`: malformed: another
+/// opener, an unknown result, or a given-up opener without its time limit).
+fn read_within(stem: &str, f: &ResultFile) -> Option<WithinRecord> {
+    let seconds = f.get("seconds").and_then(|s| s.parse::<f64>().ok());
+    let result = match (f.get("result")?, seconds) {
+        ("proved", _) => Within::Proved,
+        ("refuted", _) => Within::Refuted,
+        ("gave-up", Some(_)) => Within::GaveUp,
+        _ => return None,
+    };
+    (f.get("opener")? == stem).then_some(WithinRecord {
+        result,
+        seconds: seconds.unwrap_or(0.0),
+    })
 }
 
 /// `check --opener any`: whether some opener of `openers` meets "every answer within
@@ -332,11 +353,18 @@ pub fn finished_within(dir: &ResultsDir) -> Result<(Finished, Vec<String>), Resu
 /// searched again; with `dir`, each opener searched is written to it. A write fault
 /// or an interruption stops the sweep with the error: no verdict is ever drawn from a
 /// partial sweep.
+///
+/// `others` are the openers of the other shards of a sharded sweep: with a results
+/// directory that other shards use too, this sweep takes over those that no process
+/// has started once its own are done, and leaves its own that another live process
+/// holds to that process ([`crate::jobs::driver::balance`]; [`Sweep::taken_over`],
+/// [`Sweep::left`]). Empty: this sweep's openers only, as alone.
 #[allow(clippy::too_many_arguments)]
 pub fn sweep_within(
     game: &Game,
     table: &FeedbackTable,
     openers: &[GuessId],
+    others: &[GuessId],
     depth: u8,
     hard: bool,
     dir: Option<&ResultsDir>,
@@ -358,14 +386,23 @@ pub fn sweep_within(
         sweep: Mutex::new(Vec::new()),
     };
     let queue = Queue::singles((0..openers.len()).map(|i| (i, openers[i])).collect());
-    let ran = driver::run(&job, &queue, rayon::current_num_threads(), stop)?;
+    // Other shards' openers rank after this sweep's own in the report.
+    let others: Vec<(usize, GuessId)> = (openers.len()..).zip(others.iter().copied()).collect();
+    let shared = dir.and_then(|d| d.shared_path());
+    let threads = rayon::current_num_threads();
+    let ran = crate::jobs::driver::balance::run(&job, &queue, &others, shared, threads, stop)?;
     let mut all = job.sweep.into_inner().unwrap();
     all.sort_by_key(|&(i, ..)| i);
     let mut sweep = Sweep {
         reused: ran.reused,
         ..Sweep::default()
     };
-    for (_, g, r) in all {
+    let mut own = vec![false; openers.len()];
+    for (i, g, r) in all {
+        match own.get_mut(i) {
+            Some(seen) => *seen = true,
+            None => sweep.taken_over += 1,
+        }
         match r.result {
             Within::Proved => sweep.settled.push((g, true)),
             Within::Refuted => sweep.settled.push((g, false)),
@@ -373,10 +410,22 @@ pub fn sweep_within(
         }
     }
     sweep.gave_up.sort();
+    let found = sweep.settled.iter().any(|s| s.1);
+    if !(stop_at_success && found) {
+        sweep.left = (openers.iter().zip(&own))
+            .filter(|(_, &seen)| !seen)
+            .map(|(&g, _)| g)
+            .collect();
+    }
     debug_assert!(
-        (stop_at_success && sweep.settled.iter().any(|s| s.1))
-            || sweep.settled.len() + sweep.gave_up.len() == openers.len(),
-        "a sweep without a success settles every opener or gives it up"
+        (stop_at_success && found)
+            || sweep.settled.len() + sweep.gave_up.len() + sweep.left.len()
+                == openers.len() + sweep.taken_over,
+        "a sweep without a success settles every opener, gives it up or leaves it to its holder"
+    );
+    debug_assert!(
+        !others.is_empty() || sweep.left.is_empty(),
+        "an unshared sweep leaves no opener to another process"
     );
     Ok(sweep)
 }
@@ -509,5 +558,27 @@ impl Job for WithinJob<'_> {
 
     fn halted(&self) -> bool {
         self.found.load(Ordering::Relaxed)
+    }
+}
+
+/// Shards of one sweep sharing a results directory ([`crate::jobs::driver::balance`]): an
+/// opener's claim (`claim.WORD.txt`, as the other sweeps') and record are named by
+/// its word.
+impl crate::jobs::driver::balance::Shared for WithinJob<'_> {
+    fn unit_name(&self, (_, g): (usize, GuessId)) -> String {
+        format!("{}.txt", self.game.guesses[g.index()])
+    }
+
+    fn has_file(&self, (_, g): (usize, GuessId)) -> bool {
+        let word = self.game.guesses[g.index()];
+        self.dir.is_some_and(|d| d.file(word.as_str()).exists())
+    }
+
+    fn fresh(&self, (_, g): (usize, GuessId)) -> Option<WithinRecord> {
+        let word = self.game.guesses[g.index()];
+        let r = read_within(word.as_str(), &self.dir?.read_stem(word.as_str())?)?;
+        // Given up under a shorter limit than this sweep's: to be searched again.
+        let passed_by = self.give_up.is_some_and(|d| d.as_secs_f64() <= r.seconds);
+        (r.result != Within::GaveUp || passed_by).then_some(r)
     }
 }

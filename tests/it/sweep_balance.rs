@@ -3,7 +3,8 @@
 //! others' unstarted openers once its own are done, give the serial table, search no
 //! opener twice and leave no claim behind; a shard alone in a directory searches its
 //! own openers only; a rerun or a late shard searches nothing finished; a stale claim
-//! (its process gone) is taken, a live one is left to its holder.
+//! (its process gone) is taken, a live one is left to its holder. The same for the
+//! shards of `check --opener any` (`wordle_tree::jobs::check::sweep_within`).
 
 use crate::common;
 
@@ -11,7 +12,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use wordle_tree::game::GuessId;
+use wordle_tree::jobs::check;
 use wordle_tree::jobs::openers::{self, OpenersDir, Outcome, Settings, Shard};
+use wordle_tree::store::results::ResultsDir;
 use wordle_tree::{FeedbackTable, Game};
 
 static NEVER: AtomicBool = AtomicBool::new(false);
@@ -148,4 +151,159 @@ fn stale_opener_claims_are_taken_and_a_live_one_is_left_to_its_holder() {
     // Its holder gone without a record: a rerun searches it and nothing else.
     let again = shard(&game, &table, dir.path(), (1, 2));
     assert_eq!(again, vec![word(mine[1])]);
+}
+
+/// Runs shard `index` of `count` of "some opener finds every answer within `depth`"
+/// over every opener in `dir` (every opener settled, no stop at a success).
+fn within_shard(
+    game: &Game,
+    table: &FeedbackTable,
+    dir: &Path,
+    depth: u8,
+    (index, count): (usize, usize),
+) -> check::Sweep {
+    let all = openers::all_openers(game);
+    let mine = Shard::parse(&format!("{index}/{count}"))
+        .unwrap()
+        .select(&all);
+    let others = wordle_tree::jobs::driver::balance::others(&all, &mine);
+    let d = ResultsDir::open(dir, check::WITHIN_KIND, game, false, depth).unwrap();
+    let (finished, warnings) = check::finished_within(&d).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    check::sweep_within(
+        game,
+        table,
+        &mine,
+        &others,
+        depth,
+        false,
+        Some(&d),
+        &finished,
+        false,
+        None,
+        &NEVER,
+        &|_| {},
+    )
+    .unwrap()
+}
+
+/// Every opener's verdict as the directory holds it.
+fn verdicts(game: &Game, dir: &Path, depth: u8) -> BTreeMap<String, bool> {
+    let d = ResultsDir::open(dir, check::WITHIN_KIND, game, false, depth).unwrap();
+    let (finished, warnings) = check::finished_within(&d).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(finished.gave_up.is_empty());
+    finished.settled
+}
+
+/// The openers a sweep searched (settled, not read back from a record).
+fn searched(s: &check::Sweep) -> usize {
+    s.settled.len() + s.gave_up.len() - s.reused
+}
+
+#[test]
+fn balanced_within_shards_give_the_serial_verdicts_and_search_each_opener_once() {
+    for seed in 1..=3u64 {
+        let game = game(seed * 17);
+        let table = FeedbackTable::build(&game);
+        let depth = 3;
+        let serial = tempfile::tempdir().unwrap();
+        let alone = within_shard(&game, &table, serial.path(), depth, (1, 1));
+        assert_eq!(searched(&alone), game.n_guesses());
+        assert!(
+            claims(serial.path()).is_empty(),
+            "a serial run makes no claims"
+        );
+        let want = verdicts(&game, serial.path(), depth);
+        assert_eq!(want.len(), game.n_guesses());
+        for count in [2, 3] {
+            let dir = tempfile::tempdir().unwrap();
+            // Shard 1 first, with the directory to itself: its own openers only.
+            let first = within_shard(&game, &table, dir.path(), depth, (1, count));
+            let all = openers::all_openers(&game);
+            let mine = Shard::parse(&format!("1/{count}")).unwrap().select(&all);
+            assert_eq!(
+                searched(&first),
+                mine.len(),
+                "seed {seed}: alone, its own only"
+            );
+            assert_eq!(first.taken_over, 0);
+            assert!(first.left.is_empty());
+            // The rest at once: each takes over the others' unstarted openers.
+            let rest: Vec<check::Sweep> = std::thread::scope(|s| {
+                let runs: Vec<_> = (2..=count)
+                    .map(|i| {
+                        let (game, table, dir) = (&game, &table, dir.path());
+                        s.spawn(move || within_shard(game, table, dir, depth, (i, count)))
+                    })
+                    .collect();
+                runs.into_iter().map(|r| r.join().unwrap()).collect()
+            });
+            let n: usize = searched(&first) + rest.iter().map(searched).sum::<usize>();
+            assert_eq!(
+                n,
+                game.n_guesses(),
+                "seed {seed} count {count}: searched twice or not at all"
+            );
+            // Shard 1 had settled its own; the others shared the rest. An opener one
+            // left to another (its claim held at the time) is settled by that one.
+            let got = verdicts(&game, dir.path(), depth);
+            for r in &rest {
+                for g in &r.left {
+                    assert!(got.contains_key(game.guesses[g.index()].as_str()));
+                }
+            }
+            assert_eq!(got, want, "seed {seed} count {count}");
+            assert!(claims(dir.path()).is_empty(), "claims left");
+            // A late or requeued shard finds everything done: searches nothing.
+            let late = within_shard(&game, &table, dir.path(), depth, (count, count));
+            assert_eq!(searched(&late), 0);
+        }
+    }
+}
+
+#[test]
+fn a_within_shard_leaves_an_opener_a_live_process_holds_and_says_so() {
+    let game = game(11);
+    let table = FeedbackTable::build(&game);
+    let depth = 3;
+    let all = openers::all_openers(&game);
+    let mine = Shard::parse("1/2").unwrap().select(&all);
+    let others = wordle_tree::jobs::driver::balance::others(&all, &mine);
+    let word = |g: GuessId| game.guesses[g.index()].to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let host = wordle_tree::store::claim::Holder::this_process(|_| None).host;
+    let plant = |g: GuessId| {
+        let p = dir.path().join(format!("claim.{}.txt", word(g)));
+        let pid = std::process::id();
+        let body = format!("wordle-tree claim 1\nhost {host}\npid {pid}\nstart 0\ntask \ntime 0\n");
+        std::fs::write(&p, body).unwrap();
+        p
+    };
+    // One of this shard's openers and one of the other shard's, held by a live
+    // process (this test's own): the first is left (and said), the second not taken.
+    let held = plant(mine[0]);
+    let theirs = plant(others[0]);
+    // The other shard's work shows in the directory: a record of one of its openers.
+    let d = ResultsDir::open(dir.path(), check::WITHIN_KIND, &game, false, depth).unwrap();
+    let mut f = wordle_tree::store::results::ResultFile::new(d.header().clone());
+    f.set("opener", word(others[1]))
+        .set("result", "refuted")
+        .set("seconds", "0.001");
+    d.write(&word(others[1]), &f).unwrap();
+    let s = within_shard(&game, &table, dir.path(), depth, (1, 2));
+    assert_eq!(s.left, vec![mine[0]]);
+    assert!(!s
+        .settled
+        .iter()
+        .any(|&(g, _)| g == mine[0] || g == others[0]));
+    assert_eq!(
+        s.taken_over,
+        others.len() - 1,
+        "every other unheld opener taken over"
+    );
+    assert!(
+        held.exists() && theirs.exists(),
+        "live claims are left to their holder"
+    );
 }

@@ -3,10 +3,13 @@
 //! left idle while another still has many. One wrapper of any [`super::pool`] job
 //! ([`run`], for a job that implements [`Shared`]) gives it; the per-opener sweeps
 //! (`openers`, the min-over sweep, `pair --best`) get it through
-//! [`super::OpenerSweep::taking_over`]. Not yet wired: `check --opener any` (its
-//! per-shard verdict counts would have to speak of the openers taken over), and a
-//! proof's units, which do the same with their own code in [`crate::jobs::proof`]
-//! (written first; it could move onto [`run`]).
+//! [`super::OpenerSweep::taking_over`], `check --opener any` through
+//! [`crate::jobs::check::sweep_within`] (its verdict lines count the other shards'
+//! openers it settled, and name its own that another live process still held). Not
+//! yet wired: a proof's units, which do the same with their own code in
+//! [`crate::jobs::proof`] (written first; it could move onto [`run`]). A unit is
+//! never split: on a skewed proof (one bucket most of the work) the shard holding
+//! that unit ends last whatever the others take over (docs/guide/cluster.md).
 //!
 //! **How.** The queue is this run's own units, then the other shards' units
 //! (`others`). Before a unit is searched it is claimed with `claim.<NAME>.txt`
