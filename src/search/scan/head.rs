@@ -183,7 +183,9 @@ impl Solver<'_> {
         let kernel = self.rows.small_blocks_cheap();
         for g0 in (0..block_end).step_by(LANES) {
             ctr.scanned += (LANES * n) as u64;
-            let want = parent.block(g0);
+            // A guess whose cap on the parent is under `n` cannot split the
+            // candidates into singletons: not tested.
+            let want = parent.block(g0) & parent.perfect_lanes(g0, n);
             if want == 0 {
                 continue;
             }
@@ -204,7 +206,10 @@ impl Solver<'_> {
         }
         for &g in &self.all_guesses[block_end..] {
             ctr.scanned += n as u64;
-            if parent.has(g.index()) && self.rows.is_perfect(g, offsets) {
+            if parent.has(g.index())
+                && parent.may_beat(g.index(), n - 1)
+                && self.rows.is_perfect(g, offsets)
+            {
                 return Some(g);
             }
         }
@@ -273,11 +278,16 @@ impl Solver<'_> {
             if want == 0 {
                 continue;
             }
-            let perfect = if g0 < block_end && want.count_ones() >= PERFECT_BLOCK_MIN {
+            // A guess whose cap on the parent is under `n` cannot split the
+            // candidates into singletons: not tested (but counted as tested).
+            let viable = want & st.handed.perfect_lanes(g0, n);
+            let perfect = if viable == 0 {
+                0
+            } else if g0 < block_end && viable.count_ones() >= PERFECT_BLOCK_MIN {
                 self.rows
-                    .block_presence(g0, offsets, slices, 1, want, &mut split)
+                    .block_presence(g0, offsets, slices, 1, viable, &mut split)
             } else {
-                members(&[want as u64])
+                members(&[viable as u64])
                     .find(|&l| self.rows.is_perfect(GuessId::new(g0 + l), offsets))
                     .map_or(0, |l| 1u32 << l)
             };
