@@ -6,8 +6,8 @@
 //! singletons; it is found 32 guesses at a time by the presence kernel with no repeat
 //! allowed, which stops once every wanted lane has a repeat ([`Solver::first_perfect`],
 //! [`Solver::first_perfect_blocks`]). Hard mode takes its playable guesses from the
-//! letter bitsets instead of a check per guess, and skips the guesses whose cap on the
-//! parent (`Guesses::caps`) is under the candidates' count. The portable path tests one guess at a
+//! letter bitsets instead of a check per guess. Both modes skip the guesses whose cap
+//! on the parent (`Guesses::caps`) is under the candidates' count. The portable path tests one guess at a
 //! time and scans small normal states' blocks in full, as its byte-sliced pass costs
 //! more than tests that mostly stop within a few candidates. Measured (2026-11-27, AVX2 path, NYT,
 //! `openers --exact --random 6 --seed 1`, paired): hard mode 0.81x the CPU of the test
