@@ -334,6 +334,7 @@ impl<'a> Solver<'a> {
             max_split: usize::MAX,
             local: None,
             sorted: None,
+            caps: None,
         }
     }
 
