@@ -1,6 +1,7 @@
 //! Criterion benches of the foundation on the default lists (12972 guesses x 2315
 //! answers): building the feedback table, ranking every guess by all five metrics,
-//! and the entropy player over every answer. Run with `cargo bench --bench core`.
+//! and the entropy player over every answer. Run with
+//! `cargo bench --features criterion --bench core`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;

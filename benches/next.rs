@@ -1,6 +1,7 @@
 //! What a `next` call costs, piece by piece: loading the lists and the shipped tree
 //! (decoding and validating it), verifying it again by the reference replay, looking a move up (the < 1 microsecond target), the whole on-tree
-//! advice, and an off-tree state after one guess (the < 1 s target).
+//! advice, and an off-tree state after one guess (the < 1 s target). Run with
+//! `cargo bench --features criterion --bench next`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::path::Path;

@@ -288,22 +288,34 @@ pub(super) fn simulate(
 ) -> Result<ExitCode> {
     let game = ctx.game;
     let t = Instant::now();
-    let table = FeedbackTable::build(game);
+    // The arguments are checked before the feedback table is built, so a bad one is
+    // refused at once (the same messages, in the same order).
     let opener_id = opener
         .map(|o| allowed_guess(game, o, "opener"))
         .transpose()?;
-    let (depths, label) = if let Some(path) = strategy.strip_prefix("tree:") {
-        if opener.is_some() {
-            bail!("--opener cannot be combined with a tree strategy (the tree has its own opener)");
+    enum Strategy<'a> {
+        Tree(&'a str),
+        Player(Metric),
+    }
+    let strategy = match strategy.strip_prefix("tree:") {
+        Some(_) if opener.is_some() => {
+            bail!("--opener cannot be combined with a tree strategy (the tree has its own opener)")
         }
-        let tree = file::load(Path::new(path), game)?;
-        (tree.verify(game).depths, format!("tree {path}"))
-    } else {
-        let metric = Metric::from_str(strategy, true).map_err(|_| {
+        Some(path) => Strategy::Tree(path),
+        None => Strategy::Player(Metric::from_str(strategy, true).map_err(|_| {
             anyhow::anyhow!("unknown strategy '{}' (use worst, expected, entropy, buckets, frequency or tree:FILE)", echo(strategy))
-        })?;
-        let sim = analysis::simulate(game, &table, metric, opener_id, ctx.hard);
-        (sim.depths, format!("{metric:?} player"))
+        })?),
+    };
+    let (depths, label) = match strategy {
+        Strategy::Tree(path) => {
+            let tree = file::load(Path::new(path), game)?;
+            (tree.verify(game).depths, format!("tree {path}"))
+        }
+        Strategy::Player(metric) => {
+            let table = FeedbackTable::build(game);
+            let sim = analysis::simulate(game, &table, metric, opener_id, ctx.hard);
+            (sim.depths, format!("{metric:?} player"))
+        }
     };
     let sim = analysis::Simulation { depths };
     let failures: Vec<String> = sim
