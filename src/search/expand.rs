@@ -334,7 +334,6 @@ impl Solver<'_> {
                     level.has_local.then_some(&level.local)
                 },
                 sorted: (self.config.hard && level.kids_ready).then_some(&level.local),
-                caps: level.caps_ready.then_some(&level.caps[..]),
             }
         }
     }

@@ -334,7 +334,6 @@ impl<'a> Solver<'a> {
             max_split: usize::MAX,
             local: None,
             sorted: None,
-            caps: None,
         }
     }
 

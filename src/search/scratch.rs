@@ -95,9 +95,6 @@ pub(super) struct Level {
     /// Per guess, the most buckets it can make on this state (a scan of at least
     /// `local_min` candidates records them for [`Local::caps`]).
     pub(super) caps: Vec<u16>,
-    /// Whether `caps` holds the caps of every guess the state being searched at this
-    /// depth hands down (its scan recorded them, under no floor).
-    pub(super) caps_ready: bool,
     /// The guesses of `local`, in lane order (strongest first).
     pub(super) lanes: Vec<GuessId>,
     /// Hard mode: the members of `scan_bits`, when they are scanned one at a time or
@@ -165,7 +162,6 @@ impl Default for Level {
             scan_bits: Vec::new(),
             strength: Vec::new(),
             caps: Vec::new(),
-            caps_ready: false,
             lanes: Vec::new(),
             scan_list: Vec::new(),
             charged: 0,

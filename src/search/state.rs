@@ -32,11 +32,6 @@ pub(super) struct Guesses<'s> {
     /// Hard mode: the parent's table of the guesses it hands down, lanes in order of
     /// their caps on the parent (for the children's least-bound scans).
     pub(super) sorted: Option<&'s Local>,
-    /// Per guess id, the most buckets each guess of `list` makes on the parent
-    /// (its cap, `Level::caps`), when the parent's scan recorded them: no guess makes
-    /// more on a subset, so a scan drops without a look a guess whose cap is too
-    /// few buckets.
-    pub(super) caps: Option<&'s [u16]>,
 }
 
 impl Guesses<'_> {
@@ -52,28 +47,6 @@ impl Guesses<'_> {
     pub(super) fn block(&self, g0: usize) -> u32 {
         self.bits
             .map_or(u32::MAX, |bits| (bits[g0 / 64] >> (g0 % 64)) as u32)
-    }
-
-    /// The guesses `g0..g0 + 32` that may split `n` candidates into singletons, as
-    /// a mask: their caps on the parent are at least `n`, or not known.
-    #[inline]
-    pub(super) fn perfect_lanes(&self, g0: usize, n: usize) -> u32 {
-        let Some(caps) = self.caps else {
-            return u32::MAX;
-        };
-        let n = n.min(u16::MAX as usize) as u16;
-        let mut lanes = 0u32;
-        for (l, &c) in caps[g0..].iter().take(32).enumerate() {
-            lanes |= ((c >= n) as u32) << l;
-        }
-        lanes
-    }
-
-    /// Whether guess `g` (handed down) may make more than `beaten` buckets here: its
-    /// cap on the parent is above it, or not known.
-    #[inline]
-    pub(super) fn may_beat(&self, g: usize, beaten: usize) -> bool {
-        self.caps.is_none_or(|caps| caps[g] as usize > beaten)
     }
 }
 

@@ -7,13 +7,6 @@
 //! guess's bound (the incumbent, the least bound, the order of expansion); and
 //! [`Solver::settle_scan`] stores what the scan proved.
 //!
-//! A guess whose cap on the parent (`Guesses::caps`: the most buckets it makes on any
-//! subset) is at most `n - max_repeats` is dropped without a look, in a block or
-//! alone, as every kernel would drop it. Measured (2026-11-27, AVX2 path, NYT,
-//! `openers --exact --random N --seed 1`, paired, with the same drop in
-//! `head.rs`): hard mode's seeded 10 0.92x the CPU, normal mode's seeded 20 no change
-//! shown (1.04, 2 pairs).
-//!
 //! Invariants (the module's, `scan/mod.rs`): a guess is dropped only when its bound
 //! reaches the cutoff or, in a least-bound scan, the least bound found before it; the
 //! caps recorded are at least the buckets each guess makes on any subset.
@@ -38,18 +31,6 @@ fn lane_guess(local: Option<&Local>, window: Option<&Window>, base: usize, l: us
         (Some(t), None) => t.guesses[base + l],
         (None, _) => GuessId::new(base + l),
     }
-}
-
-/// The lanes among the first 32 of `caps` whose cap is above `beaten` buckets, as a
-/// mask (fewer than 32 caps: the lanes past them are not).
-#[inline]
-fn lanes_above(caps: &[u16], beaten: usize) -> u32 {
-    let beaten = beaten.min(u16::MAX as usize) as u16;
-    let mut viable = 0u32;
-    for (l, &c) in caps.iter().take(LANES).enumerate() {
-        viable |= ((c > beaten) as u32) << l;
-    }
-    viable
 }
 
 /// Where a block kernel reads its 32 lanes: from a lane in place, or through a window.
@@ -333,9 +314,6 @@ impl Solver<'_> {
         if record {
             level.caps.resize(self.game.n_guesses(), 0);
         }
-        // The children's scans may drop guesses by these caps (`Guesses::caps`) when
-        // every guess handed down is scanned: under no floor.
-        level.caps_ready = record && floor.is_none();
         Plan {
             head,
             cutoff,
@@ -435,27 +413,6 @@ impl Solver<'_> {
             if viable < LANES {
                 want &= (1u32 << viable) - 1;
             }
-        } else if let (Some(caps), false) = (st.handed.caps, windowed) {
-            // A lane whose cap on the parent (its most buckets on any subset) is at
-            // most `n - max_repeats` has `max_repeats` repeats here, so every kernel
-            // drops it: it is dropped without a look, and a block with none left is
-            // not read.
-            let beaten = n.saturating_sub(max_repeats);
-            want &= match (self.config.hard, plan.local) {
-                // The parent's compact table: its lanes' caps are these, in order.
-                (false, Some(t)) => lanes_above(&t.caps[base..], beaten),
-                (false, None) => lanes_above(&caps[base..], beaten),
-                // Hard mode: the state's own table, whose lanes are the guesses
-                // it may play.
-                (true, _) => {
-                    let mut viable = 0u32;
-                    for l in super::super::bits::members(&[want as u64]) {
-                        let g = lane_guess(plan.local, None, base, l).index();
-                        viable |= ((caps[g] as usize > beaten) as u32) << l;
-                    }
-                    viable
-                }
-            };
         }
         let at = match windowed {
             true => Lanes::Window(&cur.window),
@@ -465,18 +422,14 @@ impl Solver<'_> {
             Some(l) => (&l.table, &level.local_offsets),
             None => (&self.rows, &level.offsets),
         };
-        let kept = match want {
-            // Every lane handed down was dropped for its cap.
-            0 => 0,
-            _ => plan.kernel.run(
-                table,
-                at,
-                offsets,
-                (plan.slices, max_repeats, want),
-                &mut level.tally,
-                &mut cur.block,
-            ),
-        };
+        let kept = plan.kernel.run(
+            table,
+            at,
+            offsets,
+            (plan.slices, max_repeats, want),
+            &mut level.tally,
+            &mut cur.block,
+        );
         cur.live = handed_bits & kept;
         if handed_bits & !kept != 0 {
             found.dropped(plan.cutoff);
@@ -535,16 +488,10 @@ impl Solver<'_> {
             return Step::Skip;
         }
         let max_repeats = self.max_repeats_now(plan, found);
-        // A guess whose cap on the parent is at most `n - max_repeats` buckets is
-        // dropped without a look, as `bound_scan` would drop it.
-        let viable = st.handed.may_beat(gi, n.saturating_sub(max_repeats));
-        let split = match viable {
-            true => self
-                .rows
-                .bound_scan(g, &level.offsets, &mut level.counts, max_repeats),
-            false => None,
-        };
-        match split {
+        match self
+            .rows
+            .bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
+        {
             Some(split) => Step::Split(g, split),
             None => {
                 found.dropped(plan.cutoff);

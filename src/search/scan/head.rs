@@ -6,8 +6,7 @@
 //! singletons; it is found 32 guesses at a time by the presence kernel with no repeat
 //! allowed, which stops once every wanted lane has a repeat ([`Solver::first_perfect`],
 //! [`Solver::first_perfect_blocks`]). Hard mode takes its playable guesses from the
-//! letter bitsets instead of a check per guess. Both modes skip the guesses whose cap
-//! on the parent (`Guesses::caps`) is under the candidates' count. The portable path tests one guess at a
+//! letter bitsets instead of a check per guess. The portable path tests one guess at a
 //! time and scans small normal states' blocks in full, as its byte-sliced pass costs
 //! more than tests that mostly stop within a few candidates. Measured (2026-11-27, AVX2 path, NYT,
 //! `openers --exact --random 6 --seed 1`, paired): hard mode 0.81x the CPU of the test
@@ -184,9 +183,7 @@ impl Solver<'_> {
         let kernel = self.rows.small_blocks_cheap();
         for g0 in (0..block_end).step_by(LANES) {
             ctr.scanned += (LANES * n) as u64;
-            // A guess whose cap on the parent is under `n` cannot split the
-            // candidates into singletons: not tested.
-            let want = parent.block(g0) & parent.perfect_lanes(g0, n);
+            let want = parent.block(g0);
             if want == 0 {
                 continue;
             }
@@ -207,10 +204,7 @@ impl Solver<'_> {
         }
         for &g in &self.all_guesses[block_end..] {
             ctr.scanned += n as u64;
-            if parent.has(g.index())
-                && parent.may_beat(g.index(), n - 1)
-                && self.rows.is_perfect(g, offsets)
-            {
+            if parent.has(g.index()) && self.rows.is_perfect(g, offsets) {
                 return Some(g);
             }
         }
@@ -279,16 +273,11 @@ impl Solver<'_> {
             if want == 0 {
                 continue;
             }
-            // A guess whose cap on the parent is under `n` cannot split the
-            // candidates into singletons: not tested (but counted as tested).
-            let viable = want & st.handed.perfect_lanes(g0, n);
-            let perfect = if viable == 0 {
-                0
-            } else if g0 < block_end && viable.count_ones() >= PERFECT_BLOCK_MIN {
+            let perfect = if g0 < block_end && want.count_ones() >= PERFECT_BLOCK_MIN {
                 self.rows
-                    .block_presence(g0, offsets, slices, 1, viable, &mut split)
+                    .block_presence(g0, offsets, slices, 1, want, &mut split)
             } else {
-                members(&[viable as u64])
+                members(&[want as u64])
                     .find(|&l| self.rows.is_perfect(GuessId::new(g0 + l), offsets))
                     .map_or(0, |l| 1u32 << l)
             };

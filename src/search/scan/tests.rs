@@ -69,7 +69,6 @@ fn hard_own_tables_scan_like_the_full_table() {
                 max_split: level.max_split,
                 local: level.own_ready.then_some(&level.own),
                 sorted: Some(&level.local),
-                caps: None,
             };
             let mut results = Vec::new();
             for &g2 in level.allowed.iter().step_by(97) {
@@ -186,13 +185,6 @@ fn least_bound_is_the_scans_bound_above_its_floor() {
             max_split: level.max_split,
             local: Some(&level.local),
             sorted: None,
-            caps: None,
-        };
-        // The same with the parent's caps by guess id (a scan under the cutoff drops
-        // a guess whose cap is too few buckets without a look).
-        let capped = Guesses {
-            caps: Some(&level.caps[..]),
-            ..handed
         };
         // Every 300th guess the parent hands down, as the second guess.
         for &g2 in level.allowed.iter().step_by(300) {
@@ -222,13 +214,6 @@ fn least_bound_is_the_scans_bound_above_its_floor() {
                         Scanned::Expand(p) => p.lb,
                         Scanned::Below(_) => unreachable!(),
                     };
-                    let by_caps = top.child(&b, Revealed::default(), capped);
-                    let got = match solver.scan(&by_caps, cutoff, &mut below) {
-                        Scanned::Done(v, _) => v,
-                        Scanned::Expand(p) => p.lb,
-                        Scanned::Below(_) => unreachable!(),
-                    };
-                    assert_eq!(got, plain, "{opener} {g2:?}: cutoff {cutoff}, by caps");
                     for floor in [0, want.saturating_sub(9), want - 1, want] {
                         let got = solver.least_bound(&child, cutoff, floor, &mut below);
                         compared += 1;
@@ -293,7 +278,6 @@ fn first_perfect_split_is_the_first_by_id() {
                         max_split: usize::MAX,
                         local: None,
                         sorted: None,
-                        caps: None,
                     };
                     let st = State {
                         ids: &ids,
