@@ -696,7 +696,7 @@ impl AnyReport<'_> {
             outln!(
                 "UNDECIDED here for the {} opener(s) of this shard that other shards were searching: {}; once every shard has finished, rerun without --shard on the same --results to read every verdict",
                 left.len(),
-                clip_list(&left)
+                super::out::listed(&left, 20, " ")
             );
         }
         Ok(())
@@ -775,13 +775,5 @@ impl AnyReport<'_> {
         }
         self.gave_up_line(&gave_up, sweep)?;
         Ok(ExitCode::from(2))
-    }
-}
-
-/// A list of words, the first 20 and a count of the rest.
-fn clip_list(words: &[String]) -> String {
-    match words.len() {
-        0..=20 => words.join(" "),
-        n => format!("{} and {} more", words[..20].join(" "), n - 20),
     }
 }

@@ -461,18 +461,12 @@ impl<'a> Units<'a> {
 
     /// The error of a merge with units missing (`what`: what is not given).
     pub(super) fn missing(&self, keys: &[String], what: &str) -> Result<ExitCode> {
-        const SHOWN: usize = 30;
-        let more = if keys.len() > SHOWN {
-            format!(" ... and {} more", keys.len() - SHOWN)
-        } else {
-            String::new()
-        };
         bail!(
-            "{}: {} of {} units missing, {what}: {}{more}",
+            "{}: {} of {} units missing, {what}: {}",
             self.results.display(),
             keys.len(),
             self.plan.units.len(),
-            keys[..keys.len().min(SHOWN)].join(", ")
+            super::out::listed(keys, 30, ", ")
         )
     }
 }

@@ -91,3 +91,12 @@ pub fn args_ask_json(args: &[std::ffi::OsString]) -> bool {
             || (s == "--format" && a.get(i + 1).is_some_and(|n| n == "json"))
     })
 }
+
+/// The first `shown` of `items` joined by `sep`, then ` ... and N more` for the rest.
+pub(super) fn listed(items: &[String], shown: usize, sep: &str) -> String {
+    let mut s = items[..items.len().min(shown)].join(sep);
+    if items.len() > shown {
+        s += &format!(" ... and {} more", items.len() - shown);
+    }
+    s
+}

@@ -470,6 +470,18 @@ struct WithinJob<'a> {
     sweep: Mutex<Vec<(usize, GuessId, WithinRecord)>>,
 }
 
+impl WithinJob<'_> {
+    /// A given-up record that settles its opener for this sweep: given up before
+    /// under this sweep's limit or a longer one, so passed by (a shorter one, or no
+    /// limit now: searched again).
+    fn passed_by(&self, r: WithinRecord) -> Option<WithinRecord> {
+        let seconds = r.seconds;
+        self.give_up
+            .is_some_and(|d| d.as_secs_f64() <= seconds)
+            .then_some(r)
+    }
+}
+
 impl Job for WithinJob<'_> {
     type Unit = (usize, GuessId);
     type Worker = ();
@@ -488,11 +500,10 @@ impl Job for WithinJob<'_> {
             });
         }
         let &seconds = self.finished.gave_up.get(word.as_str())?;
-        // Given up before under this limit or a longer one: passed by.
-        let result = Within::GaveUp;
-        (self.give_up)
-            .is_some_and(|d| d.as_secs_f64() <= seconds)
-            .then_some(WithinRecord { result, seconds })
+        self.passed_by(WithinRecord {
+            result: Within::GaveUp,
+            seconds,
+        })
     }
 
     fn has_record(&self, (_, g): (usize, GuessId)) -> bool {
@@ -577,8 +588,9 @@ impl crate::jobs::driver::balance::Shared for WithinJob<'_> {
     fn fresh(&self, (_, g): (usize, GuessId)) -> Option<WithinRecord> {
         let word = self.game.guesses[g.index()];
         let r = read_within(word.as_str(), &self.dir?.read_stem(word.as_str())?)?;
-        // Given up under a shorter limit than this sweep's: to be searched again.
-        let passed_by = self.give_up.is_some_and(|d| d.as_secs_f64() <= r.seconds);
-        (r.result != Within::GaveUp || passed_by).then_some(r)
+        match r.result {
+            Within::GaveUp => self.passed_by(r),
+            _ => Some(r),
+        }
     }
 }
