@@ -14,7 +14,9 @@
 //! into memory and written atomically ([`crate::store::results::write_atomic`]): no
 //! half-written file. Sizes are chosen for a page about 800 px wide.
 
-use super::metrics::{metric_label, metric_name, value, Report, Truth, METRICS};
+use super::metrics::{metric_label, metric_name, value, MetricRow, Report, Truth, METRICS};
+use super::Metric;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -199,47 +201,112 @@ fn scatter_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> 
         )
         .map_err(text)?;
     let panels = root.split_evenly((3, 2));
-    let max_total = r
-        .truths
-        .iter()
-        .filter_map(|t| t.total())
-        .max()
-        .unwrap_or(r.optimum);
-    let span = (max_total - r.optimum).max(1) as f64;
-    // Openers that cannot finish are drawn in a band above the exact ones.
-    let band = max_total as f64 + 0.08 * span;
-    let y_of = |t: Truth| match t {
-        Truth::Exact { total, .. } => Some(total as f64),
-        Truth::CannotFinish => Some(band),
-        Truth::Unsolved => None,
-    };
-    let y_top = if r.cannot_finish > 0 {
-        band + 0.06 * span
-    } else {
-        max_total as f64 + 0.04 * span
-    };
-    let y_range = (r.optimum as f64 - 0.04 * span)..y_top;
-    // The truly best openers, by total then opener.
+    let axis = TotalAxis::of(r);
+    let best = truly_best(r);
+    for (panel, (&m, row)) in panels.iter().zip(METRICS.iter().zip(&r.metrics)) {
+        let chart = MetricChart::draw(panel, r, &axis, m, row)?;
+        chart.label(r, &axis, &best, m, row)?;
+    }
+    if let Some(panel) = panels.get(METRICS.len()) {
+        figures_panel(panel, r)?;
+    }
+    Ok(())
+}
+
+/// The vertical axis every panel of the scatter shares: exact totals from the
+/// optimum up, and above them a band for the openers that cannot finish.
+struct TotalAxis {
+    /// The largest exact total (the optimum when there is none).
+    max_total: u64,
+    /// From the optimum to `max_total`, at least 1: the unit of the margins.
+    span: f64,
+    /// Where the openers that cannot finish are drawn.
+    band: f64,
+    range: std::ops::Range<f64>,
+}
+
+impl TotalAxis {
+    fn of(r: &Report) -> TotalAxis {
+        let max_total = r
+            .truths
+            .iter()
+            .filter_map(|t| t.total())
+            .max()
+            .unwrap_or(r.optimum);
+        let span = (max_total - r.optimum).max(1) as f64;
+        // Openers that cannot finish are drawn in a band above the exact ones.
+        let band = max_total as f64 + 0.08 * span;
+        let top = if r.cannot_finish > 0 {
+            band + 0.06 * span
+        } else {
+            max_total as f64 + 0.04 * span
+        };
+        TotalAxis {
+            max_total,
+            span,
+            band,
+            range: (r.optimum as f64 - 0.04 * span)..top,
+        }
+    }
+
+    /// Where an opener's point stands: its exact total, the band, or nowhere when
+    /// the table has not solved it.
+    fn y(&self, t: Truth) -> Option<f64> {
+        match t {
+            Truth::Exact { total, .. } => Some(total as f64),
+            Truth::CannotFinish => Some(self.band),
+            Truth::Unsolved => None,
+        }
+    }
+}
+
+/// The truly best openers, by total then opener: the [`LABELLED`] labelled in
+/// black on every panel.
+fn truly_best(r: &Report) -> Vec<usize> {
     let mut best: Vec<usize> = (0..r.truths.len())
         .filter(|&g| r.truths[g].total().is_some())
         .collect();
     best.sort_by_key(|&g| (r.truths[g].total(), g));
     best.truncate(LABELLED);
-    for (panel, (m, row)) in panels.iter().zip(METRICS.iter().zip(&r.metrics)) {
-        let xs: Vec<f64> = r.scores.iter().map(|s| value(*m, s)).collect();
+    best
+}
+
+/// One metric's panel: every opener's metric value (x) against its exact total (y).
+struct MetricChart<'a, DB: DrawingBackend> {
+    chart: ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    /// Each opener's metric value.
+    xs: Vec<f64>,
+    /// The least and greatest value, and the margin left around them.
+    lo: f64,
+    hi: f64,
+    pad: f64,
+}
+
+impl<'a, DB: DrawingBackend> MetricChart<'a, DB> {
+    /// The panel's axes and the cloud of points, with the band's caption when some
+    /// opener cannot finish.
+    fn draw(
+        panel: &'a DrawingArea<DB, Shift>,
+        r: &Report,
+        axis: &TotalAxis,
+        m: Metric,
+        row: &MetricRow,
+    ) -> Result<MetricChart<'a, DB>, String> {
+        let xs: Vec<f64> = r.scores.iter().map(|s| value(m, s)).collect();
         let (lo, hi) = xs
             .iter()
             .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
         let pad = (hi - lo).max(1e-9) * 0.04;
-        let better = match m {
-            super::Metric::Worst | super::Metric::Expected => "better: left",
-            _ => "better: right",
+        let better = if left_better(m) {
+            "better: left"
+        } else {
+            "better: right"
         };
         let mut chart = ChartBuilder::on(panel)
             .caption(
                 format!(
                     "{} (Spearman {})",
-                    metric_label(*m),
+                    metric_label(m),
                     row.spearman.map_or("-".into(), |v| format!("{v:.3}"))
                 ),
                 (FONT, 16),
@@ -248,14 +315,14 @@ fn scatter_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> 
             .margin_right(14)
             .x_label_area_size(38)
             .y_label_area_size(48)
-            .build_cartesian_2d((lo - pad)..(hi + pad), y_range.clone())
+            .build_cartesian_2d((lo - pad)..(hi + pad), axis.range.clone())
             .map_err(text)?;
         chart
             .configure_mesh()
             .disable_mesh()
             .x_labels(5)
             .y_labels(6)
-            .x_desc(format!("{} ({better})", metric_name(*m)))
+            .x_desc(format!("{} ({better})", metric_name(m)))
             .x_label_formatter(&|x| {
                 if hi - lo >= 20.0 {
                     format!("{x:.0}")
@@ -267,7 +334,7 @@ fn scatter_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> 
             .label_style((FONT, 12))
             .axis_desc_style((FONT, 13))
             .y_label_formatter(&|y| {
-                if *y > max_total as f64 + 0.02 * span {
+                if *y > axis.max_total as f64 + 0.02 * axis.span {
                     String::new()
                 } else {
                     format!("{y:.0}")
@@ -282,7 +349,8 @@ fn scatter_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> 
                 } else {
                     DOT
                 };
-                y_of(t).map(|y| Circle::new((xs[g], y), 1, colour.mix(0.35).filled()))
+                axis.y(t)
+                    .map(|y| Circle::new((xs[g], y), 1, colour.mix(0.35).filled()))
             }))
             .map_err(text)?;
         if r.cannot_finish > 0 {
@@ -292,14 +360,32 @@ fn scatter_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> 
                         "cannot finish within {} ({})",
                         r.max_guesses, r.cannot_finish
                     ),
-                    (lo - pad * 0.5, band + 0.045 * span),
+                    (lo - pad * 0.5, axis.band + 0.045 * axis.span),
                     (FONT, 12).into_font().color(&CANNOT),
                 )))
                 .map_err(text)?;
         }
-        // Labels: the truly best (black) and the metric's favourite (orange), in a
-        // column in the corner the cloud leaves empty (lower right when smaller is
-        // better, upper right otherwise), each with a leader line to its point.
+        Ok(MetricChart {
+            chart,
+            xs,
+            lo,
+            hi,
+            pad,
+        })
+    }
+
+    /// Labels the truly `best` (black) and the metric's favourite (orange), in a
+    /// column in the corner the cloud leaves empty (lower right when smaller is
+    /// better, upper right otherwise), each with a leader line to its point.
+    fn label(
+        mut self,
+        r: &Report,
+        axis: &TotalAxis,
+        best: &[usize],
+        m: Metric,
+        row: &MetricRow,
+    ) -> Drawn {
+        let (lo, hi, pad, span) = (self.lo, self.hi, self.pad, axis.span);
         let fav = r
             .words
             .iter()
@@ -311,88 +397,97 @@ fn scatter_on<DB: DrawingBackend>(r: &Report, root: &DrawingArea<DB, Shift>) -> 
             .map(|&g| (g, BEST, r.words[g].to_string()))
             .collect();
         marks.push((fav, FAVOURITE, format!("{} (its #1)", row.favourite.opener)));
-        let left_better = matches!(m, super::Metric::Worst | super::Metric::Expected);
-        let (lx, ly0) = if left_better {
+        let (lx, ly0) = if left_better(m) {
             (lo + 0.55 * (hi - lo), r.optimum as f64 + 0.02 * span)
         } else {
             (lo + 0.72 * (hi - lo), r.optimum as f64 + 0.42 * span)
         };
         // Labels bottom-up in the order of their points' totals.
         marks.sort_by(|a, b| {
-            y_of(r.truths[a.0])
-                .partial_cmp(&y_of(r.truths[b.0]))
+            axis.y(r.truths[a.0])
+                .partial_cmp(&axis.y(r.truths[b.0]))
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
         for (i, (g, colour, label)) in marks.into_iter().enumerate() {
-            let Some(y) = y_of(r.truths[g]) else { continue };
-            let x = xs[g];
+            let Some(y) = axis.y(r.truths[g]) else {
+                continue;
+            };
+            let x = self.xs[g];
             let ly = ly0 + 0.07 * span * i as f64;
-            chart
+            self.chart
                 .draw_series([PathElement::new(
                     vec![(x, y), (lx, ly)],
                     colour.mix(0.6).stroke_width(1),
                 )])
                 .map_err(text)?;
-            chart
+            self.chart
                 .draw_series([Circle::new((x, y), 4, colour.filled())])
                 .map_err(text)?;
             let style = (FONT, 13)
                 .into_font()
                 .color(&colour)
                 .pos(Pos::new(HPos::Left, VPos::Center));
-            chart
+            self.chart
                 .draw_series([Text::new(label, (lx + pad * 0.3, ly), style)])
                 .map_err(text)?;
         }
+        Ok(())
     }
-    // The last panel: the figures in words.
-    if let Some(panel) = panels.get(METRICS.len()) {
-        let style = TextStyle::from((FONT, 14).into_font()).color(&BLACK);
-        let columns = [20, 130, 220, 300];
-        let mut table = vec![["metric", "Spearman", "Kendall", "top-100"].map(String::from)];
-        for row in &r.metrics {
-            table.push([
-                metric_name(row.metric).to_string(),
-                row.spearman.map_or("-".into(), |v| format!("{v:.3}")),
-                row.kendall.map_or("-".into(), |v| format!("{v:.3}")),
-                row.overlap
-                    .iter()
-                    .find(|o| o.0 == 100)
-                    .map_or(0, |o| o.1)
-                    .to_string(),
-            ]);
-        }
-        panel
-            .draw_text("rank correlation with the exact total", &style, (20, 30))
-            .map_err(text)?;
-        for (i, cells) in table.iter().enumerate() {
-            for (cell, x) in cells.iter().zip(columns) {
-                panel
-                    .draw_text(cell, &style, (x, 56 + 22 * i as i32))
-                    .map_err(text)?;
-            }
-        }
-        let below = 56 + 22 * (table.len() as i32 + 1);
-        let mut lines: Vec<String> = Vec::new();
-        lines.push(format!(
-            "optimum {} ({})",
-            r.optimum,
-            join_words(&r.best_openers)
-        ));
-        lines.push("black: the truly best openers".into());
-        lines.push("orange: the metric's first choice".into());
-        if r.cannot_finish > 0 {
-            lines.push(format!("red band: {} openers that cannot", r.cannot_finish));
-            lines.push(format!(
-                "finish within {} (ranked last, tied)",
-                r.max_guesses
-            ));
-        }
-        for (i, l) in lines.iter().enumerate() {
+}
+
+/// True for the metrics where a smaller value is better (the point cloud leans left).
+fn left_better(m: Metric) -> bool {
+    matches!(m, Metric::Worst | Metric::Expected)
+}
+
+/// The scatter's last panel: the figures in words (each metric's rank correlations
+/// and top-100 overlap, the optimum, the legend).
+fn figures_panel<DB: DrawingBackend>(panel: &DrawingArea<DB, Shift>, r: &Report) -> Drawn {
+    let style = TextStyle::from((FONT, 14).into_font()).color(&BLACK);
+    let columns = [20, 130, 220, 300];
+    let mut table = vec![["metric", "Spearman", "Kendall", "top-100"].map(String::from)];
+    for row in &r.metrics {
+        table.push([
+            metric_name(row.metric).to_string(),
+            row.spearman.map_or("-".into(), |v| format!("{v:.3}")),
+            row.kendall.map_or("-".into(), |v| format!("{v:.3}")),
+            row.overlap
+                .iter()
+                .find(|o| o.0 == 100)
+                .map_or(0, |o| o.1)
+                .to_string(),
+        ]);
+    }
+    panel
+        .draw_text("rank correlation with the exact total", &style, (20, 30))
+        .map_err(text)?;
+    for (i, cells) in table.iter().enumerate() {
+        for (cell, x) in cells.iter().zip(columns) {
             panel
-                .draw_text(l, &style, (20, below + 22 * i as i32))
+                .draw_text(cell, &style, (x, 56 + 22 * i as i32))
                 .map_err(text)?;
         }
+    }
+    let below = 56 + 22 * (table.len() as i32 + 1);
+    let mut lines: Vec<String> = Vec::new();
+    lines.push(format!(
+        "optimum {} ({})",
+        r.optimum,
+        join_words(&r.best_openers)
+    ));
+    lines.push("black: the truly best openers".into());
+    lines.push("orange: the metric's first choice".into());
+    if r.cannot_finish > 0 {
+        lines.push(format!("red band: {} openers that cannot", r.cannot_finish));
+        lines.push(format!(
+            "finish within {} (ranked last, tied)",
+            r.max_guesses
+        ));
+    }
+    for (i, l) in lines.iter().enumerate() {
+        panel
+            .draw_text(l, &style, (20, below + 22 * i as i32))
+            .map_err(text)?;
     }
     Ok(())
 }

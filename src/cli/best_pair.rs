@@ -15,7 +15,6 @@ use wordle_tree::game::word::Word;
 use wordle_tree::game::GuessId;
 use wordle_tree::jobs::openers::all_openers;
 use wordle_tree::jobs::pairs::{self, Floors, Levels, PairsDir, Record, Settings, Verdict};
-use wordle_tree::search::SolveError;
 use wordle_tree::store::opener_table::Entry;
 use wordle_tree::store::results::Shard;
 
@@ -144,23 +143,16 @@ fn sweep(ctx: &Ctx, args: &PairArgs, run: Sweep, t: Instant) -> Result<Option<Ex
         threads: rayon::current_num_threads(),
         memory_limit: super::memory_bytes(args.memory)?,
     };
-    let (bar, show) = jobs::tally_bar(ctx.quiet, "pair");
-    let summary = pairs::sweep(
-        jobs::place(ctx, &table, (all, mine), dir, &show),
-        floors,
-        &settings,
-    );
-    bar.finish_and_clear();
-    let summary = match summary {
-        // `SweepError::Solve` is transparent, so its source chain skips the
-        // interruption: match it by name.
-        Err(e)
-            if jobs::is_interrupted(&e)
-                || matches!(e, pairs::SweepError::Solve(SolveError::Interrupted)) =>
-        {
-            return Ok(Some(jobs::interrupted(Some(results), "first guesses")))
-        }
-        other => other?,
+    let ran = jobs::run_sweep(ctx.quiet, "pair", (results, "first guesses"), |show| {
+        pairs::sweep(
+            jobs::place(ctx, &table, (all, mine), dir, show),
+            floors,
+            &settings,
+        )
+    })?;
+    let summary = match ran {
+        Ok(summary) => summary,
+        Err(exit) => return Ok(Some(exit)),
     };
     let runs: Vec<(f64, String)> = summary
         .computed
@@ -256,43 +248,35 @@ fn report(
         );
     }
     let what = describe(game, ctx.hard);
-    Ok(match verdict {
-        Verdict::Best { total, pairs } => {
-            outln!(
-                "PROVED: the best fixed two-word start totals {total} ({} on average): {} only ({what})",
-                wordle_tree::store::opener_table::average(total, game.n_answers()),
-                pairs_text(&pairs)
-            );
-            ExitCode::SUCCESS
-        }
-        Verdict::BestSome { total, pairs } => {
-            outln!(
-                "PROVED: the best fixed two-word start totals {total}: {} (others dismissed at the cutoff {total} may tie: rerun without --cutoff to list them all) ({what})",
-                pairs_text(&pairs)
-            );
-            ExitCode::SUCCESS
-        }
+    let line = match &verdict {
+        Verdict::Best { value, by } => format!(
+            "PROVED: the best fixed two-word start totals {value} ({} on average): {} only ({what})",
+            wordle_tree::store::opener_table::average(*value, game.n_answers()),
+            pairs_text(by)
+        ),
+        Verdict::BestSome { value, by } => format!(
+            "PROVED: the best fixed two-word start totals {value}: {} {} ({what})",
+            pairs_text(by),
+            jobs::may_tie(*value)
+        ),
         Verdict::AtLeast(lb) => {
-            outln!("REFUTED: every fixed two-word start totals at least {lb} ({what})");
-            ExitCode::from(1)
+            format!("REFUTED: every fixed two-word start totals at least {lb} ({what})")
         }
-        Verdict::NoneFinishes => {
-            outln!(
-                "REFUTED: no fixed two-word start finds every answer within {} guesses ({what})",
-                args.max_guesses
-            );
-            ExitCode::from(1)
-        }
+        Verdict::NoneFinishes => format!(
+            "REFUTED: no fixed two-word start finds every answer within {} guesses ({what})",
+            args.max_guesses
+        ),
         Verdict::Incomplete => {
             let best = standing
                 .exact
                 .first()
                 .map_or("none yet".to_string(), |&(v, w)| format!("{v} ({w} ...)"));
-            outln!(
+            format!(
                 "not yet a proof: {} first guesses have no result yet; best so far {best}: run the remaining shards or rerun",
                 standing.missing.len()
-            );
-            ExitCode::SUCCESS
+            )
         }
-    })
+    };
+    outln!("{line}");
+    Ok(jobs::sweep_status(&verdict))
 }

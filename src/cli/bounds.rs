@@ -13,15 +13,17 @@
 use super::{search_config, Ctx};
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use wordle_tree::game::table::{FeedbackTable, Simd};
+use wordle_tree::game::word::Word;
 use wordle_tree::game::{mode_name, GuessId};
 use wordle_tree::search::opener_bound::{DeepSettings, OpenerBounds};
 use wordle_tree::search::Solver;
-use wordle_tree::store::opener_table::Entry;
+use wordle_tree::store::opener_table::{Entry, OpenerTable};
 
 #[derive(clap::Args, Debug)]
 pub struct BoundsArgs {
@@ -99,68 +101,142 @@ pub fn run(ctx: &Ctx, args: &BoundsArgs) -> Result<ExitCode> {
     let game = ctx.game;
     let t = Instant::now();
     let (table, path) = super::required_opener_table(ctx, "bounds")?;
-    let best = table.proved_optimum().map(|(_, v)| v);
-    let cutoff =
-        match args.cutoff.as_deref() {
-            Some("none") => None,
-            Some(s) => Some(s.parse::<u64>().ok().filter(|&c| c > 0).with_context(|| {
-                format!("--cutoff must be a positive total or none, not '{s}'")
-            })?),
-            None => Some(best.map(|b| b + 1).with_context(|| {
-                format!("{}: incomplete table: give --cutoff N", path.display())
-            })?),
-        };
+    let cutoff = cutoff(args, &table, &path)?;
+    let mut openers = exact_openers(ctx, &table);
+    if let Some(file) = &args.openers {
+        let keep = openers_of_file(ctx, file)?;
+        openers.retain(|(g, _)| keep.contains(g));
+    }
+    if let Some(k) = args.sample {
+        sample(&mut openers, k, args.seed);
+    }
+    let rows = measure(ctx, &table, args, cutoff, &openers)?;
+    if let Some(r) = rows
+        .iter()
+        .find(|r| r.b.estimate.max(r.b.scan).max(r.b.deep) > r.truth)
+    {
+        eprintln!(
+            "error: a bound above the exact total (a bug): opener {}, exact {} ({}), bounds estimate {} scan {} deep {}",
+            game.guesses[r.opener.index()],
+            r.truth,
+            path.display(),
+            r.b.estimate,
+            r.b.scan,
+            r.b.deep
+        );
+        return Ok(ExitCode::from(1));
+    }
+    if let Some(file) = &args.csv {
+        write_csv(ctx, file, &rows)?;
+    }
+    if rows.is_empty() {
+        bail!("{}: no opener with an exact total", path.display());
+    }
+    report(ctx, args, (&table, &path), cutoff, &rows)?;
+    writeln!(
+        std::io::stdout().lock(),
+        "SIMD path {}; {:.1} s wall, {} threads; every bound at most its exact total",
+        Simd::current().name(),
+        t.elapsed().as_secs_f64(),
+        rayon::current_num_threads()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The cutoff the bounds are counted against: `--cutoff N`, none, or by default the
+/// table's best total + 1 (an incomplete table has none: an error naming it).
+fn cutoff(args: &BoundsArgs, table: &OpenerTable, path: &Path) -> Result<Option<u64>> {
+    Ok(match args.cutoff.as_deref() {
+        Some("none") => None,
+        Some(s) => Some(
+            s.parse::<u64>()
+                .ok()
+                .filter(|&c| c > 0)
+                .with_context(|| format!("--cutoff must be a positive total or none, not '{s}'"))?,
+        ),
+        None => Some(
+            table
+                .proved_optimum()
+                .map(|(_, v)| v + 1)
+                .with_context(|| {
+                    format!("{}: incomplete table: give --cutoff N", path.display())
+                })?,
+        ),
+    })
+}
+
+/// Every opener the table has an exact total for, with it, in guess order.
+fn exact_openers(ctx: &Ctx, table: &OpenerTable) -> Vec<(GuessId, u64)> {
     let mut openers: Vec<(GuessId, u64)> = table
         .rows()
         .iter()
         .filter_map(|r| match r.entry {
-            Entry::Exact { total, .. } => Some((game.guess_id(r.opener)?, total)),
+            Entry::Exact { total, .. } => Some((ctx.game.guess_id(r.opener)?, total)),
             Entry::CannotFinish => None,
         })
         .collect();
     openers.sort();
-    if let Some(file) = &args.openers {
-        let text =
-            std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-        let mut keep = std::collections::HashSet::new();
-        for (i, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let w = line.trim();
-            let g = wordle_tree::game::word::Word::parse(w)
-                .ok()
-                .and_then(|w| game.guess_id(w))
-                .with_context(|| {
-                    format!(
-                        "{}:{}: '{w}' is not an allowed guess",
-                        file.display(),
-                        i + 1
-                    )
-                })?;
-            keep.insert(g);
-        }
-        openers.retain(|(g, _)| keep.contains(g));
+    openers
+}
+
+/// The openers of `--openers FILE` (one word a line); a word that is not an allowed
+/// guess is an error naming the file and line.
+fn openers_of_file(ctx: &Ctx, file: &Path) -> Result<HashSet<GuessId>> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let mut keep = HashSet::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let w = line.trim();
+        let g = Word::parse(w)
+            .ok()
+            .and_then(|w| ctx.game.guess_id(w))
+            .with_context(|| {
+                format!(
+                    "{}:{}: '{w}' is not an allowed guess",
+                    file.display(),
+                    i + 1
+                )
+            })?;
+        keep.insert(g);
     }
-    if let Some(k) = args.sample {
-        // A seeded Fisher-Yates prefix (splitmix64), so a sample is repeatable.
-        let mut s = args.seed;
-        let mut next = || {
-            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
-        let k = k.min(openers.len());
-        for i in 0..k {
-            let j = i + (next() % (openers.len() - i) as u64) as usize;
-            openers.swap(i, j);
-        }
-        openers.truncate(k);
-        openers.sort();
+    Ok(keep)
+}
+
+/// Keeps a repeatable random sample of `k` openers (a Fisher-Yates prefix drawn by
+/// splitmix64 from `seed`), in guess order.
+fn sample(openers: &mut Vec<(GuessId, u64)>, k: usize, seed: u64) {
+    let mut s = seed;
+    let mut next = || {
+        s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let k = k.min(openers.len());
+    for i in 0..k {
+        let j = i + (next() % (openers.len() - i) as u64) as usize;
+        openers.swap(i, j);
     }
+    openers.truncate(k);
+    openers.sort();
+}
+
+/// Both passes over every opener, in parallel, each pass on its own solver so its
+/// CPU time is its own: the scan bound (refine 0, with the estimate), then the deep
+/// bound (`--refine`, under `cutoff`).
+fn measure(
+    ctx: &Ctx,
+    table: &OpenerTable,
+    args: &BoundsArgs,
+    cutoff: Option<u64>,
+    openers: &[(GuessId, u64)],
+) -> Result<Vec<Row>> {
+    let game = ctx.game;
     let feedback = FeedbackTable::build(game);
     let config = search_config(ctx, table.max_guesses, args.memory)?;
     let scan_solver = Solver::new(game, &feedback, config.clone()).with_stop(ctx.stop);
@@ -196,43 +272,40 @@ pub fn run(ctx: &Ctx, args: &BoundsArgs) -> Result<ExitCode> {
         })
         .collect::<Result<_, wordle_tree::search::SolveError>>()?;
     bar.finish_and_clear();
-    if let Some(r) = rows
-        .iter()
-        .find(|r| r.b.estimate.max(r.b.scan).max(r.b.deep) > r.truth)
-    {
-        eprintln!(
-            "error: a bound above the exact total (a bug): opener {}, exact {} ({}), bounds estimate {} scan {} deep {}",
-            game.guesses[r.opener.index()],
+    Ok(rows)
+}
+
+/// Writes one row per opener to `--csv FILE`, atomically.
+fn write_csv(ctx: &Ctx, file: &Path, rows: &[Row]) -> Result<()> {
+    let mut text = String::from("opener,total,estimate,scan,deep,refined,scan_us,deep_us\n");
+    for r in rows {
+        text += &format!(
+            "{},{},{},{},{},{},{:.0},{:.0}\n",
+            ctx.game.guesses[r.opener.index()],
             r.truth,
-            path.display(),
             r.b.estimate,
             r.b.scan,
-            r.b.deep
+            r.b.deep,
+            r.b.refined,
+            r.scan_cpu * 1e6,
+            r.deep_cpu * 1e6
         );
-        return Ok(ExitCode::from(1));
     }
-    if let Some(file) = &args.csv {
-        let mut text = String::from("opener,total,estimate,scan,deep,refined,scan_us,deep_us\n");
-        for r in &rows {
-            text += &format!(
-                "{},{},{},{},{},{},{:.0},{:.0}\n",
-                game.guesses[r.opener.index()],
-                r.truth,
-                r.b.estimate,
-                r.b.scan,
-                r.b.deep,
-                r.b.refined,
-                r.scan_cpu * 1e6,
-                r.deep_cpu * 1e6
-            );
-        }
-        wordle_tree::store::results::write_atomic(file, text.as_bytes())
-            .with_context(|| format!("writing {}", file.display()))?;
-    }
+    wordle_tree::store::results::write_atomic(file, text.as_bytes())
+        .with_context(|| format!("writing {}", file.display()))
+}
+
+/// The report: what was measured against which table, how many openers any bound
+/// could dismiss at the cutoff, and each bound's gaps, dismissals and CPU time.
+fn report(
+    ctx: &Ctx,
+    args: &BoundsArgs,
+    (table, path): (&OpenerTable, &Path),
+    cutoff: Option<u64>,
+    rows: &[Row],
+) -> Result<()> {
+    let game = ctx.game;
     let n = rows.len();
-    if n == 0 {
-        bail!("{}: no opener with an exact total", path.display());
-    }
     let cut = cutoff.unwrap_or(u64::MAX);
     let mean = |f: &dyn Fn(&Row) -> f64| rows.iter().map(f).sum::<f64>() / n as f64;
     let scan_cpu = mean(&|r| r.scan_cpu);
@@ -263,12 +336,12 @@ pub fn run(ctx: &Ctx, args: &BoundsArgs) -> Result<ExitCode> {
     writeln!(
         o,
         "{}",
-        stats("estimate", &rows, |r| r.b.estimate, cut, None)
+        stats("estimate", rows, |r| r.b.estimate, cut, None)
     )?;
     writeln!(
         o,
         "{}",
-        stats("scan", &rows, |r| r.b.scan, cut, Some(scan_cpu))
+        stats("scan", rows, |r| r.b.scan, cut, Some(scan_cpu))
     )?;
     let under = if cutoff.is_some() {
         " (raised only up to the cutoff)"
@@ -278,16 +351,9 @@ pub fn run(ctx: &Ctx, args: &BoundsArgs) -> Result<ExitCode> {
     writeln!(
         o,
         "{} (refine {}{under}), {:.1} guesses refined per opener",
-        stats("deep", &rows, |r| r.b.deep, cut, Some(deep_cpu)),
+        stats("deep", rows, |r| r.b.deep, cut, Some(deep_cpu)),
         args.refine,
         mean(&|r| r.b.refined as f64)
     )?;
-    writeln!(
-        o,
-        "SIMD path {}; {:.1} s wall, {} threads; every bound at most its exact total",
-        Simd::current().name(),
-        t.elapsed().as_secs_f64(),
-        rayon::current_num_threads()
-    )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

@@ -21,11 +21,30 @@ use std::time::Instant;
 use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::word::{Word, WordList};
 use wordle_tree::game::{Game, GuessId};
-use wordle_tree::jobs::driver::{Place, Tally};
+use wordle_tree::jobs::driver::{self, Place, Tally};
 use wordle_tree::jobs::proof::{self, Goal, Plan, Scan, Status, Verdict};
 use wordle_tree::search::{SolveError, Solver};
 use wordle_tree::store::pack::is_pack;
 use wordle_tree::store::results::{Shard, ShardSpec};
+
+/// The exit status of a per-opener sweep's verdict (the min-over sweep, the best
+/// pair): 1 when refuted (every opener at least a bound, or none finishes), 0 for a
+/// proof or a sweep not yet done.
+pub(super) fn sweep_status<T>(verdict: &driver::Verdict<T>) -> ExitCode {
+    match verdict {
+        driver::Verdict::AtLeast(_) | driver::Verdict::NoneFinishes => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+/// What follows the list of what attains a sweep's proved least value `value`: that
+/// an opener dismissed at a seeded cutoff equal to it may tie
+/// ([`driver::Verdict::BestSome`]).
+pub(super) fn may_tie(value: u64) -> String {
+    format!(
+        "(others dismissed at the cutoff {value} may tie: rerun without --cutoff to list them all)"
+    )
+}
 
 /// The words of the word list `path`, each with its line (for errors that name it);
 /// `option` names the file in errors of its own.
@@ -115,6 +134,27 @@ pub(super) fn tally_bar(quiet: bool, what: &str) -> (indicatif::ProgressBar, imp
         ));
     };
     (bar, show)
+}
+
+/// Runs a per-opener sweep (`sweep`, given the progress report to feed) under the
+/// command's [`tally_bar`] named `what`: `Ok(Err(exit))` when it was interrupted,
+/// the resume line printed (the `units` finished are saved in `results`).
+pub(super) fn run_sweep<T, E>(
+    quiet: bool,
+    what: &str,
+    (results, units): (&Path, &str),
+    sweep: impl FnOnce(&(dyn Fn(&Tally) + Sync)) -> Result<T, E>,
+) -> Result<Result<T, ExitCode>>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let (bar, show) = tally_bar(quiet, what);
+    let ran = sweep(&show);
+    bar.finish_and_clear();
+    match ran {
+        Err(e) if is_interrupted(&e) => Ok(Err(interrupted(Some(results), units))),
+        other => Ok(Ok(other?)),
+    }
 }
 
 /// Where a per-opener sweep of the command runs: the game and stop flag of `ctx`,

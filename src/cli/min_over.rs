@@ -93,17 +93,15 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             threads: rayon::current_num_threads(),
             memory_limit: super::memory_bytes(a.memory)?,
         };
-        let (bar, show) = jobs::tally_bar(ctx.quiet, "check");
-        let summary = min_over::sweep(
-            jobs::place(ctx, &table, (&set, &mine), &dir, &show),
-            &settings,
-        );
-        bar.finish_and_clear();
-        let summary = match summary {
-            Err(e) if jobs::is_interrupted(&e) => {
-                return Ok(jobs::interrupted(Some(a.results), "openers"))
-            }
-            other => other?,
+        let ran = jobs::run_sweep(ctx.quiet, "check", (a.results, "openers"), |show| {
+            min_over::sweep(
+                jobs::place(ctx, &table, (&set, &mine), &dir, show),
+                &settings,
+            )
+        })?;
+        let summary = match ran {
+            Ok(summary) => summary,
+            Err(exit) => return Ok(exit),
         };
         let runs: Vec<(f64, String)> = summary
             .computed
@@ -132,44 +130,33 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     let ranking = Ranking::new(game, &mine, &records);
     out!("{}", table(&ranking, d));
     let what = describe(game, ctx.hard);
-    Ok(match ranking.verdict() {
-        Verdict::Minimum { over, openers } => {
-            outln!(
-                "PROVED: over {scope}, the fewest answers needing more than {d} guesses is {over}, attained by {} only ({what})",
-                words(&openers)
-            );
-            ExitCode::SUCCESS
-        }
-        Verdict::MinimumSome { over, openers } => {
-            outln!(
-                "PROVED: over {scope}, the fewest answers needing more than {d} guesses is {over}, attained by {} (others dismissed at the cutoff {over} may tie: rerun without --cutoff to list them all) ({what})",
-                words(&openers)
-            );
-            ExitCode::SUCCESS
-        }
-        Verdict::AtLeast(lb) => {
-            outln!(
-                "REFUTED: over {scope}, no opener leaves fewer than {lb} answers needing more than {d} guesses ({what})"
-            );
-            ExitCode::from(1)
-        }
-        Verdict::NoneFinishes => {
-            outln!(
-                "REFUTED: over {scope}, no opener finds every answer within {} guesses ({what})",
-                min_over::GAME_LIMIT
-            );
-            ExitCode::from(1)
-        }
-        Verdict::Incomplete => {
-            outln!(
-                "not yet a proof: {} openers have no result yet ({}{}): run the remaining shards or rerun",
-                ranking.missing.len(),
-                words(&ranking.missing[..ranking.missing.len().min(5)]),
-                if ranking.missing.len() > 5 { ", ..." } else { "" }
-            );
-            ExitCode::SUCCESS
-        }
-    })
+    let verdict = ranking.verdict();
+    let line = match &verdict {
+        Verdict::Best { value, by } => format!(
+            "PROVED: over {scope}, the fewest answers needing more than {d} guesses is {value}, attained by {} only ({what})",
+            words(by)
+        ),
+        Verdict::BestSome { value, by } => format!(
+            "PROVED: over {scope}, the fewest answers needing more than {d} guesses is {value}, attained by {} {} ({what})",
+            words(by),
+            jobs::may_tie(*value)
+        ),
+        Verdict::AtLeast(lb) => format!(
+            "REFUTED: over {scope}, no opener leaves fewer than {lb} answers needing more than {d} guesses ({what})"
+        ),
+        Verdict::NoneFinishes => format!(
+            "REFUTED: over {scope}, no opener finds every answer within {} guesses ({what})",
+            min_over::GAME_LIMIT
+        ),
+        Verdict::Incomplete => format!(
+            "not yet a proof: {} openers have no result yet ({}{}): run the remaining shards or rerun",
+            ranking.missing.len(),
+            words(&ranking.missing[..ranking.missing.len().min(5)]),
+            if ranking.missing.len() > 5 { ", ..." } else { "" }
+        ),
+    };
+    outln!("{line}");
+    Ok(jobs::sweep_status(&verdict))
 }
 
 /// The best rows (exact counts, extended to ties) and what the rest is known to leave.

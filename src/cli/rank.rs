@@ -97,37 +97,42 @@ struct Exact {
     rank: usize,
 }
 
+impl Exact {
+    /// The columns every view of an exact row starts with: total, average, max depth.
+    fn lead(&self, n_answers: usize) -> [String; 3] {
+        [
+            self.total.to_string(),
+            opener_table::average(self.total, n_answers),
+            self.max_depth.to_string(),
+        ]
+    }
+}
+
 impl ExactCell {
     /// The exact columns of a table row: total, average, depth and rank, the rank
     /// starred when the table is `partial`.
     fn table_text(self, n_answers: usize, partial: bool) -> String {
-        match self {
-            ExactCell::Ranked(e) => format!(
-                "  {:>6}  {:>7}  {:>5}  {:>10}",
-                e.total,
-                opener_table::average(e.total, n_answers),
-                e.max_depth,
-                format!("{}{}", e.rank, if partial { "*" } else { "" })
-            ),
-            ExactCell::CannotFinish => {
-                format!("  {:>6}  {:>7}  {:>5}  {:>10}", "-", "-", "-", "can't end")
+        let [total, average, depth, rank] = match self {
+            ExactCell::Ranked(e) => {
+                let [total, average, depth] = e.lead(n_answers);
+                let rank = format!("{}{}", e.rank, if partial { "*" } else { "" });
+                [total, average, depth, rank]
             }
-            ExactCell::Unsolved => format!("  {:>6}  {:>7}  {:>5}  {:>10}", "?", "?", "?", "?"),
-        }
+            ExactCell::CannotFinish => ["-", "-", "-", "can't end"].map(String::from),
+            ExactCell::Unsolved => ["?", "?", "?", "?"].map(String::from),
+        };
+        format!("  {total:>6}  {average:>7}  {depth:>5}  {rank:>10}")
     }
 
     /// The exact columns of a CSV row: total, average, max_depth, exact_rank and
     /// exact_rank_proved (`no` when the table is `partial`).
     fn csv_text(self, n_answers: usize, partial: bool) -> String {
         match self {
-            ExactCell::Ranked(e) => format!(
-                ",{},{},{},{},{}",
-                e.total,
-                opener_table::average(e.total, n_answers),
-                e.max_depth,
-                e.rank,
-                if partial { "no" } else { "yes" }
-            ),
+            ExactCell::Ranked(e) => {
+                let proved = if partial { "no" } else { "yes" };
+                let [total, average, depth] = e.lead(n_answers);
+                format!(",{total},{average},{depth},{},{proved}", e.rank)
+            }
             ExactCell::CannotFinish => ",cannot finish,,,,".to_string(),
             ExactCell::Unsolved => ",,,,,".to_string(),
         }

@@ -149,60 +149,13 @@ pub fn run(
     progress: &(dyn Fn(&Frontier) + Sync),
 ) -> Result<Summary, OpenersError> {
     let k = settings.top.max(1);
-    let step = step.max(1);
     let scan = dir.scan()?;
     let estimates: BTreeMap<GuessId, u64> = shard_openers
         .iter()
         .map(|&g| (g, estimate(game, table, g, settings.max_guesses).0))
         .collect();
-    let mut state = State {
-        heap: BinaryHeap::new(),
-        exacts: Vec::new(),
-        in_progress: 0,
-        frontier: Frontier::default(),
-        computed: Vec::new(),
-        failure: None,
-        refined: vec![false; game.n_guesses()],
-    };
-    let mut in_shard = vec![false; game.n_guesses()];
-    for &g in shard_openers {
-        in_shard[g.index()] = true;
-    }
-    let mut counted = vec![false; game.n_guesses()];
-    for &g in all_openers {
-        if std::mem::replace(&mut counted[g.index()], true) || in_shard[g.index()] {
-            continue;
-        }
-        // Other shards' exact totals tighten T.
-        if let Some(Outcome::Exact(v)) = scan.records.get(&g).map(|r| r.outcome) {
-            state.add_exact(v);
-        }
-    }
-    let mut queued = vec![false; game.n_guesses()];
-    for (&g, &est) in &estimates {
-        if std::mem::replace(&mut queued[g.index()], true) {
-            continue;
-        }
-        let word = game.guesses[g.index()];
-        match scan.records.get(&g) {
-            // Exact with its depth, or cannot finish: settled, not open.
-            Some(r) if r.settles_exactly() => {
-                if let Outcome::Exact(v) = r.outcome {
-                    state.add_exact(v);
-                    state.frontier.exact += 1;
-                }
-            }
-            // An exact total without its depth is a bound (refined again, it gets one).
-            Some(Record {
-                outcome: Outcome::Exact(lb) | Outcome::AtLeast(lb),
-                ..
-            }) => state.heap.push(Reverse(((*lb).max(est), word, g))),
-            _ => state.heap.push(Reverse((est, word, g))),
-        }
-    }
+    let mut state = State::from_records(game, &scan.records, all_openers, &estimates);
     state.frontier(k);
-    let state = Mutex::new(state);
-    let wake = Condvar::new();
     let threads = settings.threads.max(1).min(estimates.len().max(1));
     let config = Config {
         max_guesses: settings.max_guesses,
@@ -210,76 +163,24 @@ pub fn run(
         memory_limit: settings.memory_limit / threads,
         ..Config::default()
     };
-    let work = || {
-        let solver = Solver::new(game, table, config.clone()).with_stop(stop);
-        loop {
-            // Take the least open bound, unless it is above T.
-            let mut st = state.lock().unwrap();
-            let (lb, g, kth) = loop {
-                if stop.load(Ordering::Relaxed) || st.failure.is_some() {
-                    return;
-                }
-                let kth = st.kth(k);
-                match st.heap.peek() {
-                    Some(&Reverse((lb, _, g))) if kth.is_none_or(|t| lb <= t) => {
-                        st.heap.pop();
-                        break (lb, g, kth);
-                    }
-                    _ if st.in_progress == 0 => {
-                        wake.notify_all();
-                        return;
-                    }
-                    // Another refinement may reopen the frontier below T.
-                    _ => {
-                        st = wake.wait_timeout(st, Duration::from_millis(100)).unwrap().0;
-                    }
-                }
-            };
-            st.in_progress += 1;
-            st.refined[g.index()] = true;
-            drop(st);
-            let est = estimates[&g];
-            let mut cutoff = lb + step.max(lb.saturating_sub(est));
-            if let Some(t) = kth {
-                cutoff = cutoff.min(t + 1);
-            }
-            let cutoff = cutoff.max(lb + 1);
-            let result = refine(game, settings, &solver, g, cutoff, stop);
-            let written = result.and_then(|r| dir.write(g, &r).map(|()| r));
-            let mut st = state.lock().unwrap();
-            st.in_progress -= 1;
-            match written {
-                Ok(r) => {
-                    match r.outcome {
-                        Outcome::Exact(v) => {
-                            st.add_exact(v);
-                            st.frontier.exact += 1;
-                        }
-                        Outcome::AtLeast(x) => {
-                            let word = game.guesses[g.index()];
-                            st.heap.push(Reverse((x.max(lb), word, g)));
-                        }
-                        Outcome::CannotFinish => {}
-                    }
-                    st.computed.push(r);
-                    st.frontier.refinements += 1;
-                    let f = st.frontier(k);
-                    progress(&f);
-                }
-                Err(OpenersError::Solve(SolveError::Interrupted)) => {}
-                Err(e) => {
-                    st.failure.get_or_insert(e);
-                }
-            }
-            wake.notify_all();
-        }
+    let run = Refining {
+        game,
+        settings,
+        dir,
+        stop,
+        progress,
+        k,
+        step: step.max(1),
+        estimates: &estimates,
+        state: Mutex::new(state),
+        wake: Condvar::new(),
     };
     rayon::scope(|s| {
         for _ in 0..threads {
-            s.spawn(|_| work());
+            s.spawn(|_| run.work(Solver::new(game, table, config.clone()).with_stop(stop)));
         }
     });
-    let mut st = state.into_inner().unwrap();
+    let mut st = run.state.into_inner().unwrap();
     if let Some(e) = st.failure.take() {
         return Err(e);
     }
@@ -291,11 +192,191 @@ pub fn run(
     if !done {
         return Err(SolveError::Interrupted.into());
     }
-    // Openers the estimate alone decided: their bound on file, so a merge sees every
-    // opener of the shard.
+    let unrefined = write_unrefined(game, settings, dir, &st, &scan.records)?;
+    let frontier = st.frontier(k);
+    Ok(Summary {
+        computed: st.computed,
+        unrefined,
+        frontier,
+        warnings: scan.warnings,
+    })
+}
+
+impl State {
+    /// The starting frontier: the exact totals of other shards' openers (they tighten
+    /// T), then each of this shard's openers settled by its record (exact with its
+    /// depth, or cannot finish) or open at its bound: the record's, raised to its
+    /// `estimates` entry, or that estimate alone.
+    fn from_records(
+        game: &Game,
+        records: &BTreeMap<GuessId, Record>,
+        all_openers: &[GuessId],
+        estimates: &BTreeMap<GuessId, u64>,
+    ) -> State {
+        let mut state = State {
+            heap: BinaryHeap::new(),
+            exacts: Vec::new(),
+            in_progress: 0,
+            frontier: Frontier::default(),
+            computed: Vec::new(),
+            failure: None,
+            refined: vec![false; game.n_guesses()],
+        };
+        let mut counted = vec![false; game.n_guesses()];
+        for &g in all_openers {
+            if std::mem::replace(&mut counted[g.index()], true) || estimates.contains_key(&g) {
+                continue;
+            }
+            // Other shards' exact totals tighten T.
+            if let Some(Outcome::Exact(v)) = records.get(&g).map(|r| r.outcome) {
+                state.add_exact(v);
+            }
+        }
+        for (&g, &est) in estimates {
+            let word = game.guesses[g.index()];
+            match records.get(&g) {
+                // Exact with its depth, or cannot finish: settled, not open.
+                Some(r) if r.settles_exactly() => {
+                    if let Outcome::Exact(v) = r.outcome {
+                        state.add_exact(v);
+                        state.frontier.exact += 1;
+                    }
+                }
+                // An exact total without its depth is a bound (refined again, it gets one).
+                Some(Record {
+                    outcome: Outcome::Exact(lb) | Outcome::AtLeast(lb),
+                    ..
+                }) => state.heap.push(Reverse(((*lb).max(est), word, g))),
+                _ => state.heap.push(Reverse((est, word, g))),
+            }
+        }
+        state
+    }
+}
+
+/// A best-first run in progress: what every worker reads, and the [`State`] they
+/// share under one lock (`wake` tells waiting workers that it changed).
+struct Refining<'a> {
+    game: &'a Game,
+    settings: &'a Settings,
+    dir: &'a OpenersDir<'a>,
+    stop: &'a AtomicBool,
+    progress: &'a (dyn Fn(&Frontier) + Sync),
+    /// K, and the least step of a cutoff above the bound.
+    k: usize,
+    step: u64,
+    /// Each opener's one-level estimate.
+    estimates: &'a BTreeMap<GuessId, u64>,
+    state: Mutex<State>,
+    wake: Condvar,
+}
+
+impl Refining<'_> {
+    /// One worker: takes the least open bound and refines it with `solver`, until
+    /// the frontier is settled, the run is stopped or a worker failed.
+    fn work(&self, solver: Solver) {
+        while let Some((lb, g, kth)) = self.take() {
+            let cutoff = self.cutoff(g, lb, kth);
+            let result = refine(self.game, self.settings, &solver, g, cutoff, self.stop);
+            let written = result.and_then(|r| self.dir.write(g, &r).map(|()| r));
+            self.settle(g, lb, written);
+        }
+    }
+
+    /// Takes the least open bound (its opener, and T as it stands), unless it is
+    /// above T: then `None` once no refinement is in progress (one may put an
+    /// opener back below T, so until then the worker waits). `None` too once the run
+    /// is stopped or has failed.
+    fn take(&self) -> Option<(u64, GuessId, Option<u64>)> {
+        let mut st = self.state.lock().unwrap();
+        let (lb, g, kth) = loop {
+            if self.stop.load(Ordering::Relaxed) || st.failure.is_some() {
+                return None;
+            }
+            let kth = st.kth(self.k);
+            match st.heap.peek() {
+                Some(&Reverse((lb, _, g))) if kth.is_none_or(|t| lb <= t) => {
+                    st.heap.pop();
+                    break (lb, g, kth);
+                }
+                _ if st.in_progress == 0 => {
+                    self.wake.notify_all();
+                    return None;
+                }
+                // Another refinement may reopen the frontier below T.
+                _ => {
+                    st = self
+                        .wake
+                        .wait_timeout(st, Duration::from_millis(100))
+                        .unwrap()
+                        .0;
+                }
+            }
+        };
+        st.in_progress += 1;
+        st.refined[g.index()] = true;
+        Some((lb, g, kth))
+    }
+
+    /// The cutoff of refining `g` from its bound `lb` (module doc): a step above
+    /// the bound, at least `step` and at least the bound's gap over the estimate, at
+    /// most `T + 1`, always above the bound.
+    fn cutoff(&self, g: GuessId, lb: u64, kth: Option<u64>) -> u64 {
+        let est = self.estimates[&g];
+        let mut cutoff = lb + self.step.max(lb.saturating_sub(est));
+        if let Some(t) = kth {
+            cutoff = cutoff.min(t + 1);
+        }
+        cutoff.max(lb + 1)
+    }
+
+    /// Takes a refinement of `g` (from the bound `lb`) into the shared state: an
+    /// exact total counts towards T, a bound goes back on the frontier, a failure
+    /// stops the other workers (an interruption is not one); the waiting workers are
+    /// woken.
+    fn settle(&self, g: GuessId, lb: u64, written: Result<Record, OpenersError>) {
+        let mut st = self.state.lock().unwrap();
+        st.in_progress -= 1;
+        match written {
+            Ok(r) => {
+                match r.outcome {
+                    Outcome::Exact(v) => {
+                        st.add_exact(v);
+                        st.frontier.exact += 1;
+                    }
+                    Outcome::AtLeast(x) => {
+                        let word = self.game.guesses[g.index()];
+                        st.heap.push(Reverse((x.max(lb), word, g)));
+                    }
+                    Outcome::CannotFinish => {}
+                }
+                st.computed.push(r);
+                st.frontier.refinements += 1;
+                let f = st.frontier(self.k);
+                (self.progress)(&f);
+            }
+            Err(OpenersError::Solve(SolveError::Interrupted)) => {}
+            Err(e) => {
+                st.failure.get_or_insert(e);
+            }
+        }
+        self.wake.notify_all();
+    }
+}
+
+/// Writes `at-least E` (cutoff `E`, no states) for the openers of a finished run
+/// that the estimate alone decided (never refined, no record), so a merge sees every
+/// opener of the shard; returns how many.
+fn write_unrefined(
+    game: &Game,
+    settings: &Settings,
+    dir: &OpenersDir,
+    st: &State,
+    records: &BTreeMap<GuessId, Record>,
+) -> Result<usize, OpenersError> {
     let mut unrefined = 0;
     for &Reverse((lb, word, g)) in st.heap.iter() {
-        if st.refined[g.index()] || scan.records.contains_key(&g) {
+        if st.refined[g.index()] || records.contains_key(&g) {
             continue;
         }
         let r = Record {
@@ -314,13 +395,7 @@ pub fn run(
         dir.write(g, &r)?;
         unrefined += 1;
     }
-    let frontier = st.frontier(k);
-    Ok(Summary {
-        computed: st.computed,
-        unrefined,
-        frontier,
-        warnings: scan.warnings,
-    })
+    Ok(unrefined)
 }
 
 /// One refinement: `opener`'s total under `cutoff`, as a record; an exact total gets

@@ -194,21 +194,9 @@ impl std::ops::Deref for Ranking {
     }
 }
 
-/// The verdict a [`Ranking`] supports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The minimum over every opener, and every opener that attains it.
-    Minimum { over: u64, openers: Vec<Word> },
-    /// The minimum, but some opener dismissed with a bound equal to it might tie
-    /// (a seeded cutoff at the minimum): those listed are only some of them.
-    MinimumSome { over: u64, openers: Vec<Word> },
-    /// No exact count: every opener leaves at least this many (or cannot finish).
-    AtLeast(u64),
-    /// No opener can finish every answer within the game's limit.
-    NoneFinishes,
-    /// Some openers have no result yet.
-    Incomplete,
-}
+/// The verdict a [`Ranking`] supports: the least count over the openers and the
+/// openers that attain it ([`driver::Verdict`]).
+pub type Verdict = driver::Verdict<Word>;
 
 impl Ranking {
     pub fn new(game: &Game, openers: &[GuessId], records: &BTreeMap<GuessId, Record>) -> Ranking {
@@ -219,30 +207,6 @@ impl Ranking {
 
     /// What is proved (module doc).
     pub fn verdict(&self) -> Verdict {
-        if !self.missing.is_empty() {
-            return Verdict::Incomplete;
-        }
-        let Some(&(m, _)) = self.exact.first() else {
-            return match self.least_bound {
-                Some(lb) => Verdict::AtLeast(lb),
-                None => Verdict::NoneFinishes,
-            };
-        };
-        match self.least_bound {
-            Some(lb) if lb < m => Verdict::AtLeast(lb),
-            lb => {
-                let openers: Vec<Word> = self
-                    .exact
-                    .iter()
-                    .take_while(|e| e.0 == m)
-                    .map(|e| e.1)
-                    .collect();
-                if lb == Some(m) {
-                    Verdict::MinimumSome { over: m, openers }
-                } else {
-                    Verdict::Minimum { over: m, openers }
-                }
-            }
-        }
+        self.0.verdict(|tied| tied.iter().map(|e| e.1).collect())
     }
 }

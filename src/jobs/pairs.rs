@@ -404,27 +404,9 @@ impl<'a> Step<'a> for PairStep<'_> {
     }
 }
 
-/// What the records of a sweep prove over a set of first guesses.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The best pair total, and every pair attaining it (first, second).
-    Best {
-        total: u64,
-        pairs: Vec<(Word, Word)>,
-    },
-    /// The best total, but pairs dismissed at a bound equal to it might tie (a
-    /// seeded cutoff at the best): those listed are only some of them.
-    BestSome {
-        total: u64,
-        pairs: Vec<(Word, Word)>,
-    },
-    /// No exact total: every pair totals at least this (or cannot finish).
-    AtLeast(u64),
-    /// No pair finds every answer within the guesses.
-    NoneFinishes,
-    /// Some first guesses have no result yet.
-    Incomplete,
-}
+/// What the records of a sweep prove over a set of first guesses: the best pair
+/// total and every pair (first, second) attaining it ([`driver::Verdict`]).
+pub type Verdict = driver::Verdict<(Word, Word)>;
 
 /// The [`Standing`] of the first guesses `firsts` (their best pair totals, best
 /// first) and what it proves (module doc).
@@ -434,31 +416,16 @@ pub fn verdict(
     records: &BTreeMap<GuessId, Record>,
 ) -> (Standing, Verdict) {
     let s = Standing::new(game, firsts, |g| records.get(&g).map(|r| r.head.outcome));
-    let v = if !s.missing.is_empty() {
-        Verdict::Incomplete
-    } else if let Some(&(m, _)) = s.exact.first() {
-        let pairs: Vec<(Word, Word)> = s
-            .exact
-            .iter()
-            .take_while(|e| e.0 == m)
+    let v = s.verdict(|tied| {
+        tied.iter()
             .flat_map(|&(_, w1)| {
                 let g = game
                     .guess_id(w1)
                     .expect("a record's first guess is allowed");
                 records[&g].best_seconds.iter().map(move |&w2| (w1, w2))
             })
-            .collect();
-        match s.least_bound {
-            Some(lb) if lb < m => Verdict::AtLeast(lb),
-            Some(lb) if lb == m => Verdict::BestSome { total: m, pairs },
-            _ => Verdict::Best { total: m, pairs },
-        }
-    } else {
-        match s.least_bound {
-            Some(lb) => Verdict::AtLeast(lb),
-            None => Verdict::NoneFinishes,
-        }
-    };
+            .collect()
+    });
     (s, v)
 }
 

@@ -12,7 +12,8 @@
 
 use super::bound::INFEASIBLE;
 use super::parts::Part;
-use super::scan::Scanned;
+use super::scan::{Prepared, Scanned};
+use super::scratch::Level;
 use super::state::State;
 use super::tt::Key;
 use super::{Buckets, OpenerCost, Settled, SolveError, Solver, Top, TopLog};
@@ -22,7 +23,7 @@ use crate::game::hard::Revealed;
 use crate::game::{AnswerId, GuessId};
 use crate::tree::Node;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 impl Solver<'_> {
@@ -87,13 +88,6 @@ impl Solver<'_> {
         debug_assert!(deadline.is_none() || cutoff == INFEASIBLE);
         const PARALLEL_MIN: usize = 64;
         let threads = rayon::current_num_threads();
-        let proven = |(cost, guess): (u32, Option<GuessId>)| Top {
-            cost,
-            guess,
-            lower_bound: cost,
-            examined: 0,
-            guesses: 0,
-        };
         if ids.len() < PARALLEL_MIN || (threads < 2 && deadline.is_none() && log.is_none()) {
             return proven(self.run(ids, left, revealed, cutoff));
         }
@@ -116,120 +110,19 @@ impl Solver<'_> {
             }
         };
         let root = &sc.levels[0];
-        let pack = |v: u32, g: GuessId| (v as u64) << 16 | g.0 as u64;
-        // The best cost found, or the cutoff (with no guess) while none is below it.
-        let best = std::sync::atomic::AtomicU64::new(match prep.incumbent {
-            (v, Some(g)) if v < cutoff => pack(v, g),
-            _ => pack(cutoff, GuessId(0)),
-        });
-        let proved = std::sync::atomic::AtomicU32::new(prep.rejected);
-        // What the journal knows of the guesses still in play.
-        let known = |g: GuessId| log.and_then(|l| l.known.get(&g).copied());
-        for &key in &root.order {
-            if let Some(Settled::Exact(v)) = known(GuessId((key & 0xffff) as u16)) {
-                if v < cutoff {
-                    best.fetch_min(pack(v, GuessId((key & 0xffff) as u16)), Ordering::Relaxed);
-                }
-            }
-        }
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let cut_short = AtomicBool::new(false);
-        let uncut = AtomicBool::new(false);
-        struct Release<'f>(&'f AtomicBool);
-        impl Drop for Release<'_> {
-            fn drop(&mut self) {
-                self.0.store(false, Ordering::Release);
-            }
-        }
-        (0..threads).into_par_iter().for_each(|_| {
-            let mut mine = self.pool.lend(left, self.tt.scratch());
-            mine.levels[0].allowed = root.allowed.clone();
-            mine.levels[0].allowed_bits = root.allowed_bits.clone();
-            mine.levels[0].max_split = root.max_split;
-            // The root's classes are copied, not its compact table: a pooled scratch
-            // may still hold a table (and `has_local`) from an earlier search, which
-            // must never reach these children.
-            mine.levels[0].has_local = false;
-            mine.levels[0].own_ready = false;
-            mine.levels[0].kids_ready = false;
-            mine.levels[0].classified = true;
-            let mut work = mine.work();
-            let (level, mut below) = work.split();
-            loop {
-                // Frees the one-uncut-guess slot at the end of this turn, if taken.
-                let mut _slot = None;
-                if let Some(d) = deadline {
-                    if self.stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let known = best.load(Ordering::Relaxed) >> 16 < INFEASIBLE as u64;
-                    if known && Instant::now() >= d {
-                        cut_short.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                    // Until a first cost is known, one guess at a time: a guess taken
-                    // without a cutoff is solved in full, and after the deadline the
-                    // answer would wait for it.
-                    if !known {
-                        if uncut
-                            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
-                            .is_err()
-                        {
-                            std::thread::sleep(std::time::Duration::from_micros(200));
-                            continue;
-                        }
-                        _slot = Some(Release(&uncut));
-                    }
-                }
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&key) = root.order.get(k) else { break };
-                let glb = (key >> 64) as u32;
-                let g = GuessId((key & 0xffff) as u16);
-                let cutoff = (best.load(Ordering::Relaxed) >> 16) as u32;
-                if glb >= cutoff {
-                    proved.fetch_min(glb, Ordering::Relaxed);
-                    break; // every later guess is bounded at least as high
-                }
-                if key >> 16 & 1 == 1 {
-                    continue; // a perfect split: the incumbent already covers it
-                }
-                match known(g) {
-                    // Already the incumbent if it beats the cutoff.
-                    Some(Settled::Exact(v)) if v < cutoff => continue,
-                    Some(Settled::Exact(v) | Settled::AtLeast(v)) if v >= cutoff => {
-                        proved.fetch_min(v, Ordering::Relaxed);
-                        continue;
-                    }
-                    _ => {}
-                }
-                below.ctr.expansions += 1;
-                let v = self.expand(g, &st, prep.w, cutoff, level, &mut below);
-                if v < cutoff {
-                    best.fetch_min(pack(v, g), Ordering::Relaxed);
-                } else {
-                    proved.fetch_min(v, Ordering::Relaxed);
-                }
-                if let Some(l) = log {
-                    if !self.stop.load(Ordering::Relaxed) {
-                        let s = if v < cutoff {
-                            Settled::Exact(v)
-                        } else {
-                            Settled::AtLeast(v)
-                        };
-                        (l.record)(g, s);
-                    }
-                }
-            }
-        });
+        let race = Race::new(&prep, cutoff, &root.order, log);
+        (0..threads)
+            .into_par_iter()
+            .for_each(|_| self.top_worker(&st, root, &prep, &race, deadline, log));
         if self.stop.load(Ordering::Relaxed) {
             return proven((INFEASIBLE, None));
         }
-        let b = best.load(Ordering::Relaxed);
+        let b = race.best.load(Ordering::Relaxed);
         let (value, guess) = ((b >> 16) as u32, GuessId((b & 0xffff) as u16));
         let best_guess = (value < cutoff).then_some(guess);
-        let proved = proved.load(Ordering::Relaxed);
-        let (examined, guesses) = (next.load(Ordering::Relaxed), root.order.len());
-        if cut_short.load(Ordering::Relaxed) && examined < guesses {
+        let proved = race.proved.load(Ordering::Relaxed);
+        let (examined, guesses) = (race.next.load(Ordering::Relaxed), root.order.len());
+        if race.cut_short.load(Ordering::Relaxed) && examined < guesses {
             // Every guess before `examined` was expanded to the end (the workers
             // finished theirs); the rest are sorted by bound, so the next one's bound
             // is the least of theirs. Nothing is stored: the state is not settled.
@@ -255,6 +148,84 @@ impl Solver<'_> {
             lower_bound: cost,
             examined: guesses,
             guesses,
+        }
+    }
+
+    /// One worker of [`Solver::run_top`]: on a scratch of its own that starts from the
+    /// `root`'s classes, takes the root's guesses in order of bound from `race` and
+    /// expands each under the best cost found so far, until a guess's bound reaches
+    /// it, the guesses run out, or (with a `deadline`) the time is up.
+    fn top_worker(
+        &self,
+        st: &State,
+        root: &Level,
+        prep: &Prepared,
+        race: &Race,
+        deadline: Option<Instant>,
+        log: Option<&TopLog>,
+    ) {
+        let mut mine = self.pool.lend(st.left, self.tt.scratch());
+        let top = &mut mine.levels[0];
+        top.allowed = root.allowed.clone();
+        top.allowed_bits = root.allowed_bits.clone();
+        top.max_split = root.max_split;
+        // The root's classes are copied, not its compact table: a pooled scratch may
+        // still hold a table (and `has_local`) from an earlier search, which must
+        // never reach these children.
+        top.has_local = false;
+        top.own_ready = false;
+        top.kids_ready = false;
+        top.classified = true;
+        let mut work = mine.work();
+        let (level, mut below) = work.split();
+        loop {
+            // Frees the one-uncut-guess slot at the end of this turn, if taken.
+            let mut _slot = None;
+            if let Some(d) = deadline {
+                match race.turn(d, self.stop) {
+                    Turn::Stop => break,
+                    Turn::Wait => {
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                        continue;
+                    }
+                    Turn::Go(slot) => _slot = slot,
+                }
+            }
+            let k = race.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&key) = root.order.get(k) else { break };
+            let glb = (key >> 64) as u32;
+            let g = GuessId((key & 0xffff) as u16);
+            let cutoff = race.cutoff();
+            if glb >= cutoff {
+                race.proved.fetch_min(glb, Ordering::Relaxed);
+                break; // every later guess is bounded at least as high
+            }
+            if key >> 16 & 1 == 1 {
+                continue; // a perfect split: the incumbent already covers it
+            }
+            match known(log, g) {
+                // Already the incumbent if it beats the cutoff.
+                Some(Settled::Exact(v)) if v < cutoff => continue,
+                Some(Settled::Exact(v) | Settled::AtLeast(v)) if v >= cutoff => {
+                    race.proved.fetch_min(v, Ordering::Relaxed);
+                    continue;
+                }
+                _ => {}
+            }
+            below.ctr.expansions += 1;
+            let v = self.expand(g, st, prep.w, cutoff, level, &mut below);
+            let settled = if v < cutoff {
+                race.best.fetch_min(pack(v, g), Ordering::Relaxed);
+                Settled::Exact(v)
+            } else {
+                race.proved.fetch_min(v, Ordering::Relaxed);
+                Settled::AtLeast(v)
+            };
+            if let Some(l) = log {
+                if !self.stop.load(Ordering::Relaxed) {
+                    (l.record)(g, settled);
+                }
+            }
         }
     }
 
@@ -565,5 +536,120 @@ impl Solver<'_> {
             .map(|(f, b)| (f, self.build(&b, left - 1, &self.after(revealed, word, f))))
             .collect();
         Node { guess, branches }
+    }
+}
+
+/// A cost proved at the top, as [`Top`]: exact, every guess examined.
+fn proven((cost, guess): (u32, Option<GuessId>)) -> Top {
+    Top {
+        cost,
+        guess,
+        lower_bound: cost,
+        examined: 0,
+        guesses: 0,
+    }
+}
+
+/// A cost and its guess in one word, so that the least of both is one `fetch_min`.
+fn pack(v: u32, g: GuessId) -> u64 {
+    (v as u64) << 16 | g.0 as u64
+}
+
+/// What the journal of `log` knows of the guess `g`.
+fn known(log: Option<&TopLog>, g: GuessId) -> Option<Settled> {
+    log.and_then(|l| l.known.get(&g).copied())
+}
+
+/// What the workers of [`Solver::run_top`] share.
+struct Race {
+    /// The best cost found and its guess ([`pack`]ed), or the cutoff (with no guess)
+    /// while none is below it.
+    best: AtomicU64,
+    /// The least bound proved of the guesses that lost.
+    proved: AtomicU32,
+    /// The next guess to take, in the root's order.
+    next: AtomicUsize,
+    /// Set when the deadline ended the search with guesses untried.
+    cut_short: AtomicBool,
+    /// Taken by the one guess expanded while no cost is known (with a deadline).
+    uncut: AtomicBool,
+}
+
+impl Race {
+    /// From the scan's incumbent (if below `cutoff`) and bound of the guesses it
+    /// left out, and the exact costs below `cutoff` that `log` knows of the guesses
+    /// in `order`.
+    fn new(prep: &Prepared, cutoff: u32, order: &[u128], log: Option<&TopLog>) -> Race {
+        let best = AtomicU64::new(match prep.incumbent {
+            (v, Some(g)) if v < cutoff => pack(v, g),
+            _ => pack(cutoff, GuessId(0)),
+        });
+        for &key in order {
+            let g = GuessId((key & 0xffff) as u16);
+            if let Some(Settled::Exact(v)) = known(log, g) {
+                if v < cutoff {
+                    best.fetch_min(pack(v, g), Ordering::Relaxed);
+                }
+            }
+        }
+        Race {
+            best,
+            proved: AtomicU32::new(prep.rejected),
+            next: AtomicUsize::new(0),
+            cut_short: AtomicBool::new(false),
+            uncut: AtomicBool::new(false),
+        }
+    }
+
+    /// The cutoff a guess is expanded under: the best cost found so far.
+    fn cutoff(&self) -> u32 {
+        (self.best.load(Ordering::Relaxed) >> 16) as u32
+    }
+
+    /// Whether a worker under a `deadline` takes a guess now: not once stopped or
+    /// once the deadline has passed with a cost known (the search is then cut
+    /// short); while no cost is known, only by taking the one uncut slot.
+    fn turn(&self, deadline: Instant, stop: &AtomicBool) -> Turn<'_> {
+        if stop.load(Ordering::Relaxed) {
+            return Turn::Stop;
+        }
+        let known = self.best.load(Ordering::Relaxed) >> 16 < INFEASIBLE as u64;
+        if known && Instant::now() >= deadline {
+            self.cut_short.store(true, Ordering::Relaxed);
+            return Turn::Stop;
+        }
+        // Until a first cost is known, one guess at a time: a guess taken without a
+        // cutoff is solved in full, and after the deadline the answer would wait
+        // for it.
+        if known {
+            return Turn::Go(None);
+        }
+        if self
+            .uncut
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            return Turn::Wait;
+        }
+        Turn::Go(Some(Release(&self.uncut)))
+    }
+}
+
+/// What [`Race::turn`] tells a worker.
+enum Turn<'r> {
+    /// Take no more guesses.
+    Stop,
+    /// Another guess holds the uncut slot: try again shortly.
+    Wait,
+    /// Take a guess (holding the uncut slot until the turn ends, when given).
+    Go(Option<Release<'r>>),
+}
+
+/// Frees the uncut slot when dropped.
+struct Release<'f>(&'f AtomicBool);
+
+impl Drop for Release<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
     }
 }

@@ -18,6 +18,7 @@ use super::tt::{Bound, Key};
 use super::Solver;
 use crate::game::candidates::Labels;
 use crate::game::feedback::{Feedback, FEEDBACKS};
+use crate::game::word::Word;
 use crate::game::{AnswerId, GuessId};
 use std::sync::atomic::Ordering;
 
@@ -374,6 +375,12 @@ impl Solver<'_> {
     /// The cost of playing `g` at the state (`w` counted candidates), if below
     /// `cutoff`; otherwise a lower bound `>= cutoff` for it. `level` is the state's
     /// own scratch, `below` its children's.
+    ///
+    /// In steps, each ending the guess once the bounds reach the cutoff: the
+    /// candidates regrouped by bucket ([`Solver::regroup`]), every bucket's cheap
+    /// bound ([`Solver::bucket_bounds`]), the cores' ([`Solver::core_bounds`]), the
+    /// pre-scans' ([`Solver::prescan`]), then the buckets searched
+    /// ([`Solver::search_buckets`]).
     pub(super) fn expand(
         &self,
         g: GuessId,
@@ -383,17 +390,51 @@ impl Solver<'_> {
         level: &mut Level,
         below: &mut Work,
     ) -> u32 {
-        let State {
-            ids,
-            left,
-            ref revealed,
-            ..
-        } = *st;
-        let n = ids.len();
+        let (n, left) = (st.ids.len(), st.left);
         let obj = &self.config.objective;
+        let word = self.game.guesses[g.index()];
+        self.regroup(g, st.ids, level);
+        let here = obj.node(n, w, left);
+        let mut sum_lb = self.bucket_bounds(st, word, here, level, below);
+        if sum_lb < cutoff && left >= self.config.core_left && self.cores_on() {
+            sum_lb = self.core_bounds(st, word, cutoff, sum_lb, level, below);
+        }
+        if sum_lb >= cutoff {
+            return sum_lb;
+        }
+        // A bucket is searched: its children need the state's guesses. `level.allowed`
+        // holds them once classified; states up to HAND_ALL_MAX (normal mode) hand
+        // every guess down, not classes. Feasibility (unit 0, no penalty) needs one
+        // success, not the best: exact classes for the children cost more than they
+        // save there (check within 5: 0.154 s -> 0.121 s). A count of answers over D
+        // (unit 0 with a penalty) refutes nearly every guess at the opener's buckets,
+        // each by scanning a child: there the classes and the compact table pay
+        // (min-over 4 sample of 33 openers, one thread, two runs in either order: 2.73
+        // -> 2.20 and 2.58 -> 1.93 CPU-s per opener). Classified here, not before the
+        // first guess is expanded: a state whose guesses all fall to their bucket
+        // bounds never needs the classes.
+        let small = !self.config.hard && (n <= HAND_ALL_MAX || obj.is_feasibility());
+        if !small && !level.classified {
+            self.classify(st, level, below.classes);
+            level.classified = true;
+        }
+        if left >= self.config.prescan_left && obj.unit > 0 {
+            sum_lb = self.prescan(st, word, small, cutoff, sum_lb, level, below);
+            if sum_lb >= cutoff {
+                return sum_lb;
+            }
+        }
+        self.search_buckets(st, word, small, (here, sum_lb), cutoff, level, below)
+    }
+
+    /// Regroups the candidates `ids` by their feedback to `g` into `level.buf`, bucket
+    /// by bucket (a stable counting sort keeps each bucket sorted), and lists the
+    /// buckets but the all-green one in `level.buckets` (start, size, feedback, bound
+    /// 0), in feedback order.
+    #[inline]
+    fn regroup(&self, g: GuessId, ids: &[AnswerId], level: &mut Level) {
+        let n = ids.len();
         let row = self.table.row(g);
-        // Regroup the candidates bucket by bucket (a stable counting sort keeps each
-        // bucket sorted).
         let counts: &mut [u32; FEEDBACKS] =
             level.counts.as_mut_slice().try_into().expect("243 slots");
         for &a in ids {
@@ -425,11 +466,24 @@ impl Solver<'_> {
             n,
             "bucket sizes sum to the candidates"
         );
+    }
 
-        // Bucket bounds: the size bound, raised by the transposition table where it knows more.
+    /// Each bucket's cheap bound into `level.buckets`: the size bound, raised by the
+    /// groups' bound, then by the transposition table where it knows more (or, for a
+    /// small bucket it does not know, the candidate-split bound). Returns their sum
+    /// with `here`, the state's own cost.
+    #[inline]
+    fn bucket_bounds(
+        &self,
+        st: &State,
+        word: Word,
+        here: u32,
+        level: &mut Level,
+        below: &mut Work,
+    ) -> u32 {
+        let (left, revealed) = (st.left, &st.revealed);
+        let obj = &self.config.objective;
         let hard = self.config.hard;
-        let word = self.game.guesses[g.index()];
-        let here = obj.node(n, w, left);
         let mut sum_lb = here;
         for b in level.buckets.iter_mut() {
             let (s, m, f, _) = *b;
@@ -473,76 +527,105 @@ impl Solver<'_> {
             b.3 = blb;
             sum_lb = add(sum_lb, blb);
         }
-        if sum_lb < cutoff && left >= self.config.core_left && self.cores_on() {
-            // Bounds from the cores (recorded subsets), for the buckets the cheap
-            // bounds leave open, largest first, until the guess is refuted.
-            level
-                .buckets
-                .sort_unstable_by_key(|b| std::cmp::Reverse(b.1));
-            for b in level.buckets.iter_mut() {
-                let (s, m, f, blb) = *b;
-                if (m as usize) <= CORE_MIN {
-                    break; // no proper subset of it is a core
-                }
-                let child = &level.buf[s as usize..(s + m) as usize];
-                let next = self.after(revealed, word, f);
-                let v = below.cores.bound(obj, child, left - 1, &next);
-                if v > blb {
-                    below.ctr.core_raises += 1;
-                    b.3 = v;
-                    sum_lb = add(sum_lb - blb, v);
-                    if sum_lb >= cutoff {
-                        below.ctr.core_refutations += 1;
-                        break;
-                    }
-                }
+        sum_lb
+    }
+
+    /// Raises the bounds of the buckets the cheap bounds leave open by the cores'
+    /// (recorded subsets), largest first, until the guess is refuted (`sum_lb`, the
+    /// sum so far, reaches `cutoff`); returns the raised sum.
+    #[inline]
+    fn core_bounds(
+        &self,
+        st: &State,
+        word: Word,
+        cutoff: u32,
+        mut sum_lb: u32,
+        level: &mut Level,
+        below: &mut Work,
+    ) -> u32 {
+        let obj = &self.config.objective;
+        level
+            .buckets
+            .sort_unstable_by_key(|b| std::cmp::Reverse(b.1));
+        for b in level.buckets.iter_mut() {
+            let (s, m, f, blb) = *b;
+            if (m as usize) <= CORE_MIN {
+                break; // no proper subset of it is a core
             }
-        }
-        if sum_lb >= cutoff {
-            return sum_lb;
-        }
-        // A bucket is searched: its children need the state's guesses. `level.allowed`
-        // holds them once classified; states up to HAND_ALL_MAX (normal mode) hand
-        // every guess down, not classes. Feasibility (unit 0, no penalty) needs one
-        // success, not the best: exact classes for the children cost more than they
-        // save there (check within 5: 0.154 s -> 0.121 s). A count of answers over D
-        // (unit 0 with a penalty) refutes nearly every guess at the opener's buckets,
-        // each by scanning a child: there the classes and the compact table pay
-        // (min-over 4 sample of 33 openers, one thread, two runs in either order: 2.73
-        // -> 2.20 and 2.58 -> 1.93 CPU-s per opener). Classified here, not before the
-        // first guess is expanded: a state whose guesses all fall to their bucket
-        // bounds never needs the classes.
-        let small = !hard && (n <= HAND_ALL_MAX || obj.is_feasibility());
-        if !small && !level.classified {
-            self.classify(st, level, below.classes);
-            level.classified = true;
-        }
-        if left >= self.config.prescan_left && obj.unit > 0 {
-            // The pre-scan (PRESCAN_LEFT), largest buckets first.
-            level
-                .buckets
-                .sort_unstable_by_key(|b| std::cmp::Reverse(b.1));
-            for i in 0..level.buckets.len() {
-                let (s, m, f, blb) = level.buckets[i];
-                if m < PRESCAN_MIN {
+            let child = &level.buf[s as usize..(s + m) as usize];
+            let next = self.after(&st.revealed, word, f);
+            let v = below.cores.bound(obj, child, st.left - 1, &next);
+            if v > blb {
+                below.ctr.core_raises += 1;
+                b.3 = v;
+                sum_lb = add(sum_lb - blb, v);
+                if sum_lb >= cutoff {
+                    below.ctr.core_refutations += 1;
                     break;
                 }
-                let child = &level.buf[s as usize..(s + m) as usize];
-                let next = self.after(revealed, word, f);
-                let handed = self.handed_down(small, level);
-                let refute = cutoff - (sum_lb - blb);
-                let v = self.least_bound(&st.child(child, next, handed), refute, blb, below);
-                if v > blb {
-                    level.buckets[i].3 = v;
-                    sum_lb = add(sum_lb - blb, v);
-                    if sum_lb >= cutoff {
-                        below.ctr.prescan_refutations += 1;
-                        return sum_lb;
-                    }
+            }
+        }
+        sum_lb
+    }
+
+    /// The pre-scan ([`super::Config::prescan_left`]): the buckets of at least
+    /// [`PRESCAN_MIN`] candidates, largest first, each scanned for its least bound
+    /// under the cutoff that refutes the guess, its bound raised to it; returns the
+    /// raised sum (at least `cutoff`: refuted).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn prescan(
+        &self,
+        st: &State,
+        word: Word,
+        small: bool,
+        cutoff: u32,
+        mut sum_lb: u32,
+        level: &mut Level,
+        below: &mut Work,
+    ) -> u32 {
+        level
+            .buckets
+            .sort_unstable_by_key(|b| std::cmp::Reverse(b.1));
+        for i in 0..level.buckets.len() {
+            let (s, m, f, blb) = level.buckets[i];
+            if m < PRESCAN_MIN {
+                break;
+            }
+            let child = &level.buf[s as usize..(s + m) as usize];
+            let next = self.after(&st.revealed, word, f);
+            let handed = self.handed_down(small, level);
+            let refute = cutoff - (sum_lb - blb);
+            let v = self.least_bound(&st.child(child, next, handed), refute, blb, below);
+            if v > blb {
+                level.buckets[i].3 = v;
+                sum_lb = add(sum_lb - blb, v);
+                if sum_lb >= cutoff {
+                    below.ctr.prescan_refutations += 1;
+                    return sum_lb;
                 }
             }
         }
-        if obj.unit == 0 {
+        sum_lb
+    }
+
+    /// Searches the buckets (costs: smallest first; feasibility: largest first, the
+    /// likeliest to fail), each with what is left of the cutoff once the state's own
+    /// cost `here` and the other buckets' bounds (`sum_lb` in all) are paid: the
+    /// guess's cost, or a bound at least `cutoff` as soon as one is proved.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_buckets(
+        &self,
+        st: &State,
+        word: Word,
+        small: bool,
+        (here, sum_lb): (u32, u32),
+        cutoff: u32,
+        level: &mut Level,
+        below: &mut Work,
+    ) -> u32 {
+        if self.config.objective.unit == 0 {
             // Feasibility: the largest bucket is the likeliest to fail.
             level
                 .buckets
@@ -550,9 +633,6 @@ impl Solver<'_> {
         } else {
             level.buckets.sort_unstable_by_key(|b| b.1);
         }
-
-        // Search the buckets (costs: smallest first), each with what is left of the
-        // cutoff.
         let mut acc = here;
         let mut rest = sum_lb - acc;
         for i in 0..level.buckets.len() {
@@ -561,7 +641,7 @@ impl Solver<'_> {
             let child_cutoff = cutoff - acc - rest;
             debug_assert!(child_cutoff > blb);
             let child = &level.buf[s as usize..(s + m) as usize];
-            let next = self.after(revealed, word, f);
+            let next = self.after(&st.revealed, word, f);
             let handed = self.handed_down(small, level);
             let (v, _) = self.search(&st.child(child, next, handed), child_cutoff, below);
             acc = add(acc, v);

@@ -84,9 +84,9 @@ fn records(game: &Game, dir: &Path, depth: u8, hard: bool) -> BTreeMap<GuessId, 
 fn want_verdict(game: &Game, brute: &[Option<u64>]) -> Verdict {
     match brute.iter().flatten().min() {
         None => Verdict::NoneFinishes,
-        Some(&m) => Verdict::Minimum {
-            over: m,
-            openers: {
+        Some(&m) => Verdict::Best {
+            value: m,
+            by: {
                 let mut w: Vec<Word> = (0..game.n_guesses())
                     .filter(|&i| brute[i] == Some(m))
                     .map(|i| game.guesses[i])
@@ -142,7 +142,7 @@ fn min_over_sweep_matches_brute_force_over_every_opener() {
                 at("verdict")
             );
             positive +=
-                matches!(ranking.verdict(), Verdict::Minimum { over, .. } if over > 0) as usize;
+                matches!(ranking.verdict(), Verdict::Best { value, .. } if value > 0) as usize;
             dismissed += ranking.dismissed;
             assert!(summary.computed.len() + summary.reused >= game.n_guesses());
         }
@@ -160,7 +160,7 @@ fn serial_sharded_and_resumed_sweeps_agree() {
     let serial = tempfile::tempdir().unwrap();
     sweep_into(&game, &table, serial.path(), Shard::ALL, &s);
     let want = Ranking::new(&game, &all, &records(&game, serial.path(), 2, false)).verdict();
-    assert!(matches!(want, Verdict::Minimum { .. }), "{want:?}");
+    assert!(matches!(want, Verdict::Best { .. }), "{want:?}");
 
     // Three shards into one directory (one at a time, each seeing the last's files).
     let sharded = tempfile::tempdir().unwrap();
@@ -221,7 +221,7 @@ fn a_seeded_cutoff_at_the_minimum_proves_only_a_lower_bound() {
         Shard::ALL,
         &settings(2, false, None),
     );
-    let Verdict::Minimum { over: m, .. } =
+    let Verdict::Best { value: m, .. } =
         Ranking::new(&game, &all, &records(&game, free.path(), 2, false)).verdict()
     else {
         panic!("no minimum");
@@ -253,7 +253,7 @@ fn a_seeded_cutoff_at_the_minimum_proves_only_a_lower_bound() {
     let recs = records(&game, low.path(), 2, false);
     assert!(matches!(
         Ranking::new(&game, &all, &recs).verdict(),
-        Verdict::Minimum { over, .. } if over == m
+        Verdict::Best { value, .. } if value == m
     ));
 }
 

@@ -60,7 +60,10 @@ fn want_verdict(game: &Game, all: &[Vec<Option<u64>>]) -> Verdict {
             }
         }
     }
-    Verdict::Best { total: m, pairs }
+    Verdict::Best {
+        value: m,
+        by: pairs,
+    }
 }
 
 /// The first guesses' exact opener totals, as an opener table would give them.
@@ -118,13 +121,13 @@ fn settings(max: u8, hard: bool, threads: usize, cutoff: Option<u64>) -> Setting
 /// Sorted pairs, for comparing verdicts whatever order records were read in.
 fn sorted(v: Verdict) -> Verdict {
     match v {
-        Verdict::Best { total, mut pairs } => {
-            pairs.sort();
-            Verdict::Best { total, pairs }
+        Verdict::Best { value, mut by } => {
+            by.sort();
+            Verdict::Best { value, by }
         }
-        Verdict::BestSome { total, mut pairs } => {
-            pairs.sort();
-            Verdict::BestSome { total, pairs }
+        Verdict::BestSome { value, mut by } => {
+            by.sort();
+            Verdict::BestSome { value, by }
         }
         v => v,
     }
@@ -266,7 +269,7 @@ fn best_pair_sweep_matches_every_pair_evaluated() {
             }
             let (_, got) = pairs::verdict(&game, &all_openers(&game), &recs);
             assert_eq!(sorted(got.clone()), sorted(want.clone()), "{at}");
-            if let Verdict::Best { pairs, .. } = got {
+            if let Verdict::Best { by: pairs, .. } = got {
                 ties += (pairs.len() > 1) as usize;
             }
         }
@@ -327,7 +330,7 @@ fn serial_sharded_and_resumed_best_pair_sweeps_agree() {
         assert_eq!(verdict(&recs), want);
 
         // A seeded cutoff at the best total proves it, perhaps not every tie.
-        if let Verdict::Best { total, .. } = want {
+        if let Verdict::Best { value: total, .. } = want {
             let seeded = tempfile::tempdir().unwrap();
             let s = settings(6, hard, 1, Some(total));
             sweep_into(&game, &table, None, seeded.path(), Shard::ALL, &s);

@@ -50,7 +50,7 @@
 //! Files: [`pool`] (the [`Job`] trait and [`run`]), [`opener_sweep`] (the per-opener
 //! sweeps' [`OpenerSweep`] and [`SweepDir`]), [`solver_sweep`] (those that run one
 //! solver per worker), [`balance`] (taking over other shards' units), [`outcome`]
-//! ([`Outcome`], [`Tally`], [`Standing`]) and [`order`] (the estimate order).
+//! ([`Outcome`], [`Tally`], [`Standing`] and its [`Verdict`]) and [`order`] (the estimate order).
 
 pub mod balance;
 pub mod opener_sweep;
@@ -65,5 +65,5 @@ pub use opener_sweep::{
     OpenerSweep, Place, Summary, SweepDir, SweepError, SweepRecord,
 };
 pub use order::{estimate, order_by_estimate, prepass_plan};
-pub use outcome::{least, least_plus_one, Outcome, Standing, Tally};
+pub use outcome::{least, least_plus_one, Outcome, Standing, Tally, Verdict};
 pub use pool::{run, thread_cpu_seconds, Job, Queue, Ran, Stopwatch};

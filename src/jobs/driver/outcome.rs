@@ -1,7 +1,8 @@
 //! What a cutoff search proves about one opener ([`Outcome`], the type of the store,
 //! with how a search proves one: [`Outcome::from_cost`]), what a sweep counts as it
-//! goes ([`Tally`]), what the records of a sweep prove together ([`Standing`]) and
-//! the cutoffs drawn from outcomes ([`least`], [`least_plus_one`]).
+//! goes ([`Tally`]), what the records of a sweep prove together ([`Standing`], and
+//! the least value it proves: [`Verdict`]) and the cutoffs drawn from outcomes
+//! ([`least`], [`least_plus_one`]).
 
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
@@ -168,6 +169,33 @@ impl Standing {
         Some((rest.len(), rest[0].0, rest[rest.len() - 1].0))
     }
 
+    /// What it proves about the least value over its openers (see [`Verdict`]); the
+    /// openers attaining it are named by `attaining`, given the exact rows at the
+    /// least value (only called when there is one).
+    pub fn verdict<T>(&self, attaining: impl FnOnce(&[(u64, Word)]) -> Vec<T>) -> Verdict<T> {
+        if !self.missing.is_empty() {
+            return Verdict::Incomplete;
+        }
+        let Some(&(m, _)) = self.exact.first() else {
+            return match self.least_bound {
+                Some(lb) => Verdict::AtLeast(lb),
+                None => Verdict::NoneFinishes,
+            };
+        };
+        match self.least_bound {
+            Some(lb) if lb < m => Verdict::AtLeast(lb),
+            lb => {
+                let tied = self.exact.iter().take_while(|e| e.0 == m).count();
+                let by = attaining(&self.exact[..tied]);
+                if lb == Some(m) {
+                    Verdict::BestSome { value: m, by }
+                } else {
+                    Verdict::Best { value: m, by }
+                }
+            }
+        }
+    }
+
     /// The first `shown` exact rows with their ranks (tied rows share one).
     pub fn ranked(&self, shown: usize) -> impl Iterator<Item = (usize, u64, Word)> + '_ {
         let mut rank = 0;
@@ -181,4 +209,26 @@ impl Standing {
                 (rank, v, w)
             })
     }
+}
+
+/// What the records of a per-opener sweep prove about the least value over its
+/// openers (the min-over sweep's count, the best pair's total), the openers (or what
+/// they stand for) that attain it named as `T`. The least exact value `m` is proved
+/// least when every dismissed opener's bound is at least `m`, and the exact rows at
+/// `m` are all that attain it when every bound is above `m` (always so with the
+/// default cutoff, the least exact value + 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict<T> {
+    /// The least value over every opener, and everything that attains it.
+    Best { value: u64, by: Vec<T> },
+    /// The least value, but some opener dismissed with a bound equal to it might tie
+    /// (a seeded cutoff at the least): those listed are only some of them.
+    BestSome { value: u64, by: Vec<T> },
+    /// No exact value below every bound: every opener is at least this (or cannot
+    /// finish).
+    AtLeast(u64),
+    /// No opener can finish every answer within the game's limit.
+    NoneFinishes,
+    /// Some openers have no result yet.
+    Incomplete,
 }
