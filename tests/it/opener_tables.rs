@@ -528,26 +528,11 @@ fn shipped_tables_carry_their_rows_checksum() {
 }
 
 /// Each shipped table belongs to its list and mode and is the one found for them, and
-/// its best row equals a solve from scratch (fast: good openers), hard mode included:
-/// the nyt hard row (salet 8097) caught a bound wrong only in hard mode, which
-/// `bench --full` on the wordle lists had not shown. The second rows too:
-/// `shipped_tables_second_rows_solve` (ignored: four more whole solves; `.ci/run`
-/// runs it).
+/// its two best rows equal solves from scratch, hard mode included: the nyt hard row
+/// salet 8097 caught a bound wrong only in hard mode, which `bench --full` on the
+/// wordle lists had not shown.
 #[test]
 fn shipped_tables_match_their_lists_and_a_sample_of_rows_solves() {
-    shipped_rows_solve(0..1);
-}
-
-/// The second row of each shipped table solved again (`cargo test --test it
-/// opener_tables::shipped_tables_second_rows_solve -- --ignored`).
-#[test]
-#[ignore = "four more whole solves; the best rows are solved by default: cargo test --test it opener_tables::shipped_tables_second_rows_solve -- --ignored"]
-fn shipped_tables_second_rows_solve() {
-    shipped_rows_solve(1..2);
-}
-
-/// The checks above, with the rows `rows` (by rank) of each shipped table solved.
-fn shipped_rows_solve(rows: std::ops::Range<usize>) {
     let tables = shipped_tables();
     assert!(!tables.is_empty(), "no table in tables/");
     for path in tables {
@@ -561,6 +546,7 @@ fn shipped_rows_solve(rows: std::ops::Range<usize>) {
                 .unwrap()
                 .unwrap();
         assert_eq!(found, t);
+        // The two best rows, solved again from scratch (fast: good openers).
         let table = FeedbackTable::build(&game);
         let solver = Solver::new(
             &game,
@@ -571,7 +557,7 @@ fn shipped_rows_solve(rows: std::ops::Range<usize>) {
                 ..Config::default()
             },
         );
-        for r in &t.rows()[rows.clone()] {
+        for r in t.rows().iter().take(2) {
             let g = game.guess_id(r.opener).unwrap();
             let Entry::Exact { total, .. } = r.entry else {
                 panic!("{name}: best rows must be exact")
