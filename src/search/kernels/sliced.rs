@@ -166,8 +166,9 @@ fn pairwise(n: usize, slices: u32) -> bool {
     n <= 3 * slices.count_ones() as usize + 6
 }
 
-/// The pairwise kernels' result for `n` candidates: per lane its repeats and whether
-/// some candidate showed all green (nonzero `green`), the wanted lanes under the limit.
+/// The pairwise kernels' result for `n` candidates, and the byte-sliced ones' through
+/// [`sliced_splits`]: per lane its repeats and whether some candidate showed all green
+/// (nonzero `green`), the wanted lanes under the limit.
 fn pairwise_splits(
     n: usize,
     repeats: &[u8; LANES],
@@ -261,9 +262,9 @@ fn finish_alone(
     kept
 }
 
-/// The byte-sliced kernels' result for `n` candidates: per lane its buckets and its
-/// candidate test (all-green's bit in `last`, its slice), and the wanted lanes under
-/// the limit.
+/// The byte-sliced kernels' result for `n` candidates (at most 255): per lane its
+/// buckets and its candidate test (all-green's bit in `last`, its slice), taken to
+/// the pairwise kernels' form ([`pairwise_splits`]).
 fn sliced_splits(
     n: usize,
     buckets: &[u8; LANES],
@@ -273,17 +274,10 @@ fn sliced_splits(
     out: &mut [Split; LANES],
 ) -> u32 {
     let green_bit = Feedback::ALL_GREEN.0 & 7;
-    let mut alive = 0u32;
-    for (l, split) in out.iter_mut().enumerate() {
-        let b = buckets[l] as usize;
-        alive |= ((n - b < max_repeats) as u32) << l;
-        *split = Split {
-            buckets: b,
-            sum_squares: 0,
-            is_candidate: last[l] >> green_bit & 1 == 1,
-        };
-    }
-    alive & want
+    // A lane's buckets are at most `n`, so its repeats fit a byte.
+    let repeats = buckets.map(|b| (n - b as usize) as u8);
+    let green = last.map(|s| s >> green_bit & 1);
+    pairwise_splits(n, &repeats, &green, max_repeats, want, out)
 }
 
 /// Where a byte-sliced kernel reads its candidates' 32 feedbacks: a block of the
