@@ -151,10 +151,12 @@ pub(super) enum Command {
   wordle-tree metrics --plot metrics.png --plot-totals totals.svg")]
     Metrics(metrics::MetricsArgs),
     /// Every opener's cheap lower bounds against its exact total in the opener table:
-    /// gaps, openers dismissed at a cutoff, CPU per opener.
+    /// gaps, openers dismissed at a cutoff, CPU per opener. Lists without a table
+    /// need --cutoff N: dismissals and bound/cutoff shares, no gaps.
     #[command(after_help = "Examples:
   wordle-tree bounds                           every opener, cutoff the best total + 1
-  wordle-tree bounds --cutoff none --sample 200 --csv bounds.csv")]
+  wordle-tree bounds --cutoff none --sample 200 --csv bounds.csv
+  wordle-tree --list wordle-all bounds --cutoff 52897 --sample 60   no table: --cutoff required")]
     Bounds(bounds::BoundsArgs),
     /// The exact total of a fixed two-word start: the first two guesses played
     /// whatever the feedback, the rest optimal; or (--best) the best pair, proved.

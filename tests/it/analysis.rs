@@ -431,6 +431,192 @@ fn deep_opener_bounds_rise_and_stay_below_the_solvers_totals() {
     assert!(rose > 0, "the deep bound never rose above the scan bound");
 }
 
+/// `bounds` on lists with no opener table (issue 37, the big games): with `--cutoff
+/// N` its dismissal counts equal counting `bound >= N` over the library's
+/// `opener_bounds` directly (scan pass for every opener, deep pass only where the scan
+/// is below the cutoff, each on its own solver in guess order, as the CLI does with one
+/// thread); the CSV has an empty total, and an empty deep time exactly where the scan
+/// dismissed the opener. Without `--cutoff` (or with `none`): a one-line error naming
+/// the missing table and --cutoff, exit 2.
+#[test]
+fn bounds_without_a_table_count_the_librarys_bounds_at_the_cutoff() {
+    use wordle_tree::search::opener_bound::DeepSettings;
+    use wordle_tree::search::{Config, Solver};
+    let full = wordle();
+    for (seed, hard) in [(7u64, false), (8, true)] {
+        let mut rng = Rng(seed);
+        let dir = tempfile::tempdir().unwrap();
+        let answers = rng.subset(&full.answers, 40);
+        let guesses = rng.subset(&full.guesses[full.n_answers()..], 20);
+        let words = |ws: &[Word]| ws.iter().map(|w| format!("{w}\n")).collect::<String>();
+        std::fs::write(dir.path().join("a.txt"), words(&answers)).unwrap();
+        std::fs::write(dir.path().join("g.txt"), words(&guesses)).unwrap();
+        let game = Game::load(&ListSource::Files {
+            answers: dir.path().join("a.txt"),
+            guesses: dir.path().join("g.txt"),
+        })
+        .unwrap();
+        let table = FeedbackTable::build(&game);
+        let config = Config {
+            max_guesses: wordle_tree::game::GAME_LIMIT,
+            hard,
+            memory_limit: 64 << 20,
+            ..Config::default()
+        };
+        let openers: Vec<GuessId> = (0..game.n_guesses()).map(GuessId::new).collect();
+        // The cutoff: the median scan bound + 1, so the scan dismisses some openers
+        // and leaves some to the deep pass.
+        let probe = Solver::new(&game, &table, config.clone());
+        let mut scans: Vec<u64> = openers
+            .iter()
+            .map(|&o| {
+                probe
+                    .opener_bounds(
+                        o,
+                        &DeepSettings {
+                            cutoff: None,
+                            refine: 0,
+                        },
+                    )
+                    .unwrap()
+                    .scan
+            })
+            .collect();
+        scans.sort_unstable();
+        let cutoff = scans[scans.len() / 2] + 1;
+        let scan_solver = Solver::new(&game, &table, config.clone());
+        let deep_solver = Solver::new(&game, &table, config);
+        let (mut est, mut scan, mut deep, mut ran) = (0, 0, 0, 0);
+        let mut rows = HashMap::new();
+        for &o in &openers {
+            let s = scan_solver
+                .opener_bounds(
+                    o,
+                    &DeepSettings {
+                        cutoff: Some(cutoff),
+                        refine: 0,
+                    },
+                )
+                .unwrap();
+            let d = if s.scan >= cutoff {
+                s
+            } else {
+                ran += 1;
+                deep_solver
+                    .opener_bounds(
+                        o,
+                        &DeepSettings {
+                            cutoff: Some(cutoff),
+                            refine: 8,
+                        },
+                    )
+                    .unwrap()
+            };
+            est += (s.estimate >= cutoff) as usize;
+            scan += (s.scan >= cutoff) as usize;
+            deep += (d.deep >= cutoff) as usize;
+            rows.insert(
+                game.guesses[o.index()].to_string(),
+                (s, d, s.scan >= cutoff),
+            );
+        }
+        let n = openers.len();
+        assert!(
+            scan > 0 && scan < n,
+            "seed {seed}: scan dismisses {scan} of {n}"
+        );
+        let cut = cutoff.to_string();
+        let mode: &[&str] = if hard { &["--hard"] } else { &[] };
+        let mut args = mode.to_vec();
+        args.extend([
+            "--quiet",
+            "--threads",
+            "1",
+            "bounds",
+            "--cutoff",
+            &cut,
+            "--refine",
+            "8",
+            "--memory",
+            "64",
+            "--csv",
+            "b.csv",
+        ]);
+        let (code, out, err) = common::run_on_lists(dir.path(), &args);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("no exact totals: gaps not shown"), "{out}");
+        assert!(!out.contains("gap mean"), "{out}");
+        let line = |name: &str| {
+            out.lines()
+                .find(|l| l.starts_with(name))
+                .unwrap_or_else(|| panic!("no {name} line: {out}"))
+                .to_string()
+        };
+        assert!(
+            line("estimate ").contains(&format!("dismisses {est} of {n} ")),
+            "{out}"
+        );
+        assert!(
+            line("scan ").contains(&format!("dismisses {scan} of {n} ")),
+            "{out}"
+        );
+        let deep_line = line("deep ");
+        assert!(
+            deep_line.contains(&format!("dismisses {deep} of {n} ")),
+            "{out}"
+        );
+        assert!(
+            deep_line.contains(&format!(
+                "on the {ran} openers the scan left: dismisses {} of them",
+                deep - scan
+            )),
+            "{out}"
+        );
+        assert!(
+            line("left below").contains(&format!("{} of {n} openers", n - deep)),
+            "{out}"
+        );
+        let csv = std::fs::read_to_string(dir.path().join("b.csv")).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some("opener,total,estimate,scan,deep,refined,scan_us,deep_us")
+        );
+        let mut seen = 0;
+        for l in lines {
+            let f: Vec<&str> = l.split(',').collect();
+            let (s, d, dismissed) = rows[f[0]];
+            assert_eq!(f[1], "", "{l}: no exact total");
+            assert_eq!(
+                [f[2], f[3], f[4], f[5]].map(|v| v.parse::<u64>().unwrap()),
+                [s.estimate, s.scan, d.deep, d.refined],
+                "{l}"
+            );
+            assert_eq!(
+                f[7].is_empty(),
+                dismissed,
+                "{l}: deep time empty iff not run"
+            );
+            seen += 1;
+        }
+        assert_eq!(seen, n);
+        // No cutoff: the one-line error naming the table and --cutoff, exit 2.
+        for extra in [&[][..], &["--cutoff", "none"][..]] {
+            let mut args = mode.to_vec();
+            args.extend(["--quiet", "bounds"]);
+            args.extend(extra);
+            let (code, out, err) = common::run_on_lists(dir.path(), &args);
+            assert_eq!(code, 2, "{out}{err}");
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            assert!(
+                err.contains("no opener table") && err.contains("--cutoff N"),
+                "{err}"
+            );
+            assert!(err.contains(".csv"), "the missing table named: {err}");
+        }
+    }
+}
+
 /// The pair's value from its definition (`analysis::pair`), by brute force.
 fn brute_pair(
     game: &Game,
