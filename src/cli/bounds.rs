@@ -165,9 +165,14 @@ pub fn run(ctx: &Ctx, args: &BoundsArgs) -> Result<ExitCode> {
         bail!("{}: no opener with an exact total", path.display());
     }
     report(ctx, args, (&table, &path), cutoff, &rows)?;
+    footer(t, "; every bound at most its exact total")
+}
+
+/// The last line: the SIMD path, the wall time since `t` and the threads, then `tail`.
+fn footer(t: Instant, tail: &str) -> Result<ExitCode> {
     writeln!(
         std::io::stdout().lock(),
-        "SIMD path {}; {:.1} s wall, {} threads; every bound at most its exact total",
+        "SIMD path {}; {:.1} s wall, {} threads{tail}",
         Simd::current().name(),
         t.elapsed().as_secs_f64(),
         rayon::current_num_threads()
@@ -214,14 +219,7 @@ fn run_without_table(ctx: &Ctx, args: &BoundsArgs) -> Result<ExitCode> {
         write_csv(ctx, file, &rows)?;
     }
     report_without_table(ctx, args, &missing, cutoff, &rows)?;
-    writeln!(
-        std::io::stdout().lock(),
-        "SIMD path {}; {:.1} s wall, {} threads",
-        Simd::current().name(),
-        t.elapsed().as_secs_f64(),
-        rayon::current_num_threads()
-    )?;
-    Ok(ExitCode::SUCCESS)
+    footer(t, "")
 }
 
 /// The cutoff the bounds are counted against: `--cutoff N`, none, or by default the
