@@ -387,7 +387,6 @@ fn report(
     cutoff: Option<u64>,
     rows: &[Row],
 ) -> Result<()> {
-    let game = ctx.game;
     let n = rows.len();
     let cut = cutoff.unwrap_or(u64::MAX);
     let mean = |f: &dyn Fn(&Row) -> f64| rows.iter().map(f).sum::<f64>() / n as f64;
@@ -401,14 +400,8 @@ fn report(
     let mut o = std::io::stdout().lock();
     writeln!(
         o,
-        "bounds: lists {} ({} answers, {} allowed guesses), {} mode, at most {} guesses; {} openers{} against {}",
-        game.list_tag(),
-        game.n_answers(),
-        game.n_guesses(),
-        mode_name(ctx.hard),
-        table.max_guesses,
-        n,
-        args.sample.map_or(String::new(), |k| format!(" (sample {k}, seed {})", args.seed)),
+        "{} against {}",
+        heading(ctx, args, table.max_guesses, n),
         path.display()
     )?;
     writeln!(
@@ -439,6 +432,20 @@ fn report(
         mean(&|r| r.b.refined as f64)
     )?;
     Ok(())
+}
+
+/// The report's first words: the lists, mode and guess limit, and the `n` openers
+/// measured (the sample, if one).
+fn heading(ctx: &Ctx, args: &BoundsArgs, max_guesses: u8, n: usize) -> String {
+    let game = ctx.game;
+    format!(
+        "bounds: lists {} ({} answers, {} allowed guesses), {} mode, at most {max_guesses} guesses; {n} openers{}",
+        game.list_tag(),
+        game.n_answers(),
+        game.n_guesses(),
+        mode_name(ctx.hard),
+        args.sample.map_or(String::new(), |k| format!(" (sample {k}, seed {})", args.seed)),
+    )
 }
 
 /// One bound's figures without exact totals: its distribution as a share of the
@@ -477,7 +484,6 @@ fn report_without_table(
     cutoff: u64,
     rows: &[Row],
 ) -> Result<()> {
-    let game = ctx.game;
     let n = rows.len();
     let scan_cpu = rows.iter().map(|r| r.scan_cpu).sum::<f64>() / n as f64;
     let deep_runs: Vec<&Row> = rows.iter().filter(|r| r.deep_cpu.is_some()).collect();
@@ -488,13 +494,8 @@ fn report_without_table(
     let mut o = std::io::stdout().lock();
     writeln!(
         o,
-        "bounds: lists {} ({} answers, {} allowed guesses), {} mode, at most {GAME_LIMIT} guesses; {} openers{}; no opener table (tables/{missing}): no exact totals: gaps not shown",
-        game.list_tag(),
-        game.n_answers(),
-        game.n_guesses(),
-        mode_name(ctx.hard),
-        n,
-        args.sample.map_or(String::new(), |k| format!(" (sample {k}, seed {})", args.seed)),
+        "{}; no opener table (tables/{missing}): no exact totals: gaps not shown",
+        heading(ctx, args, GAME_LIMIT, n)
     )?;
     writeln!(
         o,
