@@ -44,7 +44,7 @@ use crate::game::word::Word;
 use crate::game::{Game, GuessId};
 use crate::jobs::driver::solver_sweep::{self, Step};
 pub use crate::jobs::driver::Tally;
-use crate::jobs::driver::{self, prepass_plan, Place, Standing, Stopwatch};
+use crate::jobs::driver::{self, prepass_plan, Place, Standing, Task};
 use crate::search::{Config, Objective, SolveError, Solver};
 use crate::store::results::{Kind, ResultFile};
 use std::collections::BTreeMap;
@@ -165,20 +165,10 @@ impl<'a> Step<'a> for OverStep<'_> {
         r.outcome
     }
 
-    fn solve(
-        &self,
-        solver: &mut Solver<'a>,
-        g: GuessId,
-        c: Option<u64>,
-    ) -> Result<Record, SweepError> {
-        let clock = Stopwatch::start();
-        let outcome = opener_over(solver, g, c)?;
-        Ok(Record::timed(
-            self.game.guesses[g.index()],
-            outcome,
-            c,
-            &clock,
-        ))
+    fn solve(&self, solver: &mut Solver<'a>, t: &Task) -> Result<Record, SweepError> {
+        let outcome = opener_over(solver, t.opener, t.cutoff)?;
+        let opener = self.game.guesses[t.opener.index()];
+        Ok(Record::timed(opener, outcome, t.cutoff, &t.clock))
     }
 }
 

@@ -67,9 +67,7 @@ use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
 use crate::game::{Game, GuessId};
 use crate::jobs::driver::solver_sweep::{self, Step};
-use crate::jobs::driver::{
-    self, cutoff_text, least, order_by_estimate, seconds_text, Head, Stopwatch,
-};
+use crate::jobs::driver::{self, cutoff_text, least, order_by_estimate, seconds_text, Head, Task};
 pub use crate::jobs::driver::{Outcome, Place, Standing, SweepError, Tally};
 use crate::search::bound::INFEASIBLE;
 use crate::search::{Config, OpenerCost, Solver};
@@ -314,17 +312,12 @@ impl<'a> Step<'a> for PairStep<'_> {
         r.head.outcome
     }
 
-    fn solve(
-        &self,
-        solver: &mut Solver<'a>,
-        g1: GuessId,
-        given: Option<u64>,
-    ) -> Result<Record, SweepError> {
-        let clock = Stopwatch::start();
+    fn solve(&self, solver: &mut Solver<'a>, t: &Task) -> Result<Record, SweepError> {
+        let (g1, given, clock) = (t.opener, t.cutoff, &t.clock);
         let inf = INFEASIBLE as u64;
         let mut levels = Levels::default();
         let done = |outcome, best_seconds, cutoff, levels| Record {
-            head: Head::timed(self.game.guesses[g1.index()], outcome, cutoff, &clock),
+            head: Head::timed(self.game.guesses[g1.index()], outcome, cutoff, clock),
             best_seconds,
             levels,
         };

@@ -156,8 +156,8 @@ impl super::Solver<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::table::FeedbackTable;
-    use crate::game::{AnswerId, Game, ListSource};
+    use crate::game::AnswerId;
+    use crate::search::kernels::tests::{loaded, xorshift};
 
     /// The neighbour lists hold exactly the pairs at one letter's distance, and
     /// `dominates` agrees with the definition (every pair of candidates that `h`
@@ -165,18 +165,10 @@ mod tests {
     /// with more buckets) on random states of the full lists, neighbours or not.
     #[test]
     fn dominance_matches_its_definition() {
-        let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
-        let table = FeedbackTable::build(&game);
-        let major = AnswerMajor::new(&table);
+        let (game, table, major) = loaded("wordle");
         let words = &game.guesses;
         let nb = Neighbours::new(words);
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |below: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % below as u64) as usize
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let distance = |a: Word, b: Word| (0..5).filter(|&i| a.0[i] != b.0[i]).count();
         for _ in 0..300 {
             let g = GuessId::new(next(words.len()));

@@ -62,7 +62,7 @@ pub mod solver_sweep;
 pub use crate::store::results::Shard;
 pub use opener_sweep::{
     allowed_guess, cutoff_text, read_seconds, seconds_text, set_head, Cutoff, Head, OpenerJob,
-    OpenerSweep, Place, Summary, SweepDir, SweepError, SweepRecord,
+    OpenerSweep, Place, Summary, SweepDir, SweepError, SweepRecord, Task,
 };
 pub use order::{estimate, order_by_estimate, prepass_plan};
 pub use outcome::{least, least_plus_one, Outcome, Standing, Tally, Verdict};

@@ -5,7 +5,9 @@
 //! [`Job`] the pool runs, taking over other shards' openers through
 //! [`super::balance`]. [`SweepDir`] is the results directory of one kind of
 //! [`SweepRecord`] (open, scan, atomic write); [`Head`] is what every per-opener record holds
-//! (read and checked: key, result, cutoff, times).
+//! (read and checked: key, result, cutoff, times); [`Task`] is what a solve step is
+//! handed (the opener, the cutoff, the unit's stopwatch, started here once for every
+//! job).
 //!
 //! Invariants: a stored record settles its opener only when its outcome decides it
 //! under the cutoff now ([`Outcome::decides`]); the cutoff only falls, and only on an
@@ -40,13 +42,8 @@ pub trait OpenerJob: Sync {
     fn reusable(&self, r: &Self::Record, cutoff: Option<u64>) -> bool {
         Self::outcome(r).decides(cutoff)
     }
-    /// Searches `opener` under `cutoff`.
-    fn solve(
-        &self,
-        worker: &mut Self::Worker,
-        opener: GuessId,
-        cutoff: Option<u64>,
-    ) -> Result<Self::Record, Self::Error>;
+    /// Searches `task.opener` under `task.cutoff`.
+    fn solve(&self, worker: &mut Self::Worker, task: &Task) -> Result<Self::Record, Self::Error>;
     /// Writes a searched record atomically.
     fn write(&self, opener: GuessId, r: &Self::Record) -> Result<(), Self::Error>;
     /// The cutoff once a new exact cost `v` is known (it only falls: a higher one is
@@ -58,6 +55,15 @@ pub trait OpenerJob: Sync {
     /// may have written it since the scan), for taking over other shards' openers
     /// ([`OpenerSweep::taking_over`], [`crate::jobs::driver::balance`]).
     fn reread(&self, opener: GuessId) -> Option<Self::Record>;
+}
+
+/// One opener's unit as [`OpenerSweep`] hands it to [`OpenerJob::solve`]: the opener,
+/// the cutoff as the unit starts (`None`: none yet) and the unit's [`Stopwatch`],
+/// started by the sweep on the worker's thread (the times every record holds).
+pub struct Task {
+    pub opener: GuessId,
+    pub cutoff: Option<u64>,
+    pub clock: Stopwatch,
 }
 
 /// An [`OpenerJob`] with the state every cutoff sweep keeps; the [`Job`] of one
@@ -414,7 +420,12 @@ impl<J: OpenerJob> Job for OpenerSweep<'_, J> {
     }
 
     fn solve(&self, w: &mut J::Worker, g: GuessId) -> Result<Option<J::Record>, J::Error> {
-        self.job.solve(w, g, self.cutoff.get()).map(Some)
+        let task = Task {
+            opener: g,
+            cutoff: self.cutoff.get(),
+            clock: Stopwatch::start(),
+        };
+        self.job.solve(w, &task).map(Some)
     }
 
     fn write(&self, g: GuessId, r: &J::Record) -> Result<(), J::Error> {

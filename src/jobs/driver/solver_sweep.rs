@@ -21,7 +21,7 @@
 //! worker (two solvers, none) is not a [`Step`] and implements [`OpenerJob`] itself.
 
 use super::opener_sweep::{
-    OpenerJob, OpenerSweep, Place, Summary, SweepDir, SweepError, SweepRecord,
+    OpenerJob, OpenerSweep, Place, Summary, SweepDir, SweepError, SweepRecord, Task,
 };
 use super::outcome::{least_plus_one, Outcome};
 use super::pool::Queue;
@@ -35,13 +35,8 @@ pub trait Step<'a>: Sync {
     type Record: SweepRecord + Clone + Send + Sync;
     /// What a record proves.
     fn outcome(r: &Self::Record) -> Outcome;
-    /// Searches `opener` under `cutoff` with the worker's `solver`.
-    fn solve(
-        &self,
-        solver: &mut Solver<'a>,
-        opener: GuessId,
-        cutoff: Option<u64>,
-    ) -> Result<Self::Record, SweepError>;
+    /// Searches `task.opener` under `task.cutoff` with the worker's `solver`.
+    fn solve(&self, solver: &mut Solver<'a>, task: &Task) -> Result<Self::Record, SweepError>;
 }
 
 /// A [`Step`] as an [`OpenerJob`]: one solver per worker, records written to `dir`.
@@ -71,13 +66,8 @@ impl<'a, S: Step<'a>> OpenerJob for SolverJob<'a, S> {
         S::outcome(r)
     }
 
-    fn solve(
-        &self,
-        solver: &mut Solver<'a>,
-        g: GuessId,
-        c: Option<u64>,
-    ) -> Result<S::Record, SweepError> {
-        self.step.solve(solver, g, c)
+    fn solve(&self, solver: &mut Solver<'a>, task: &Task) -> Result<S::Record, SweepError> {
+        self.step.solve(solver, task)
     }
 
     fn write(&self, _: GuessId, r: &S::Record) -> Result<(), SweepError> {

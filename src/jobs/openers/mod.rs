@@ -57,7 +57,7 @@ use crate::game::word::{ListError, Word, WordList};
 use crate::game::{Game, GuessId};
 pub use crate::jobs::driver::Tally;
 use crate::jobs::driver::{
-    self, prepass_plan, OpenerJob, OpenerSweep, Place, Queue, Standing, Stopwatch,
+    self, prepass_plan, OpenerJob, OpenerSweep, Place, Queue, Standing, Task,
 };
 use crate::search::bound::{Objective, INFEASIBLE};
 use crate::search::{Config, SolveError, Solver};
@@ -329,16 +329,12 @@ impl<'a> OpenerJob for OpenersJob<'a> {
         }
     }
 
-    fn solve(
-        &self,
-        w: &mut Solvers<'a>,
-        g: GuessId,
-        c: Option<u64>,
-    ) -> Result<Record, OpenersError> {
+    fn solve(&self, w: &mut Solvers<'a>, t: &Task) -> Result<Record, OpenersError> {
+        let (g, c, clock) = (t.opener, t.cutoff, &t.clock);
         let states = || {
             w.total.counters().states + w.feasibility.as_ref().map_or(0, |f| f.counters().states)
         };
-        let (clock, states0) = (Stopwatch::start(), states());
+        let states0 = states();
         let solved = match &w.feasibility {
             Some(f) => solve_exactly(&w.total, f, g, self.stop),
             None => w

@@ -204,10 +204,8 @@ impl Local {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{paths, xorshift};
+    use super::super::tests::{loaded, paths, xorshift};
     use super::*;
-    use crate::game::table::FeedbackTable;
-    use crate::game::{Game, ListSource};
 
     /// A table built by [`Local::build_masked`], from the full table or from another
     /// such table, holds exactly the chosen columns of each candidate's row (the
@@ -215,9 +213,7 @@ mod tests {
     /// a time otherwise), and finds each candidate's row.
     #[test]
     fn masked_builds_keep_the_chosen_columns() {
-        let game = Game::load(&ListSource::Named("nyt".into())).unwrap();
-        let table = FeedbackTable::build(&game);
-        let full = AnswerMajor::new(&table);
+        let (game, table, full) = loaded("nyt");
         let n_guesses = game.n_guesses();
         let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         let ways = paths("masked_builds_keep_the_chosen_columns");

@@ -4,13 +4,13 @@
 //! guess at a time with early rejection ([`AnswerMajor::bound_scan`]), or 32 guesses
 //! at a time: by pairwise comparison of the candidates' rows for small states
 //! ([`AnswerMajor::block_scan`]), per-lane masks of the feedbacks seen for states of
-//! up to 255 candidates ([`AnswerMajor::block_presence`]) and per-lane bucket counts
+//! up to 255 candidates ([`AnswerMajor::presence`]) and per-lane bucket counts
 //! above ([`AnswerMajor::block_tally`]). Hard mode's bucket pre-scans read only the
 //! lanes their bucket may play, up to 32 picked from 128 lanes of the parent's table
-//! ([`AnswerMajor::window_presence`] over a [`Window`]), and hard mode's compact
+//! (the presence masks over a [`Window`], [`Lanes::Window`]), and hard mode's compact
 //! tables are packed from a wider table's rows ([`Local::build_masked`]). The block
-//! kernels stop once every lane the caller wants (a mask) has reached its repeat
-//! limit, and report the others dropped.
+//! kernels keep the lanes the caller asks for ([`Keep`]: a mask and a repeat limit),
+//! stop once every one of them has reached the limit, and report the others dropped.
 //!
 //! SIMD paths ([`Simd`], forced by `WORDLE_TREE_SIMD`, one per table): every path runs
 //! the same kernels with the same results, so the search visits the same states on
@@ -124,11 +124,11 @@ fn tally(
     table: &[u8],
     g0: usize,
     offsets: &[usize],
-    max_repeats: usize,
-    want: u32,
+    keep: Keep,
     tally: &mut [[u16; 256]; LANES],
     out: &mut [Split; LANES],
 ) -> u32 {
+    let Keep { max_repeats, want } = keep;
     let n = offsets.len();
     let mut repeats = [0u32; LANES];
     let mut pairs = [0u32; LANES];
@@ -147,7 +147,7 @@ fn tally(
             tally[l][f] = c + 1;
             green |= ((f == Feedback::ALL_GREEN.0 as usize) as u32) << l;
         }
-        if j % 16 == 15 && (0..LANES).all(|l| want >> l & 1 == 0 || repeats[l] >= limit) {
+        if j % 16 == 15 && keep.all_done(|l| repeats[l] as usize) {
             seen = j + 1;
             break;
         }
@@ -170,11 +170,19 @@ fn tally(
     alive & want
 }
 
-/// States of at most this many candidates take [`AnswerMajor::block_presence`] where
+/// States of at most this many candidates take [`AnswerMajor::presence`] where
 /// they would take the tally (see `scan/`), on every path: above it the order of the guesses, whose
 /// ties the sum of squares breaks, matters more (the first guess of a large state with
 /// no incumbent sets the cutoff of all that follows).
 pub(super) const PRESENCE_MAX_N: usize = 255;
+
+/// Where a block kernel reads its 32 lanes: from a lane of the table in place, or
+/// through a window.
+#[derive(Clone, Copy)]
+pub(super) enum Lanes<'w> {
+    Block(usize),
+    Window(&'w Window),
+}
 
 /// How one guess splits a state, from the scan.
 #[derive(Clone, Copy, Default)]
@@ -182,6 +190,35 @@ pub(super) struct Split {
     pub(super) buckets: usize,
     pub(super) sum_squares: u64,
     pub(super) is_candidate: bool,
+}
+
+/// What a caller asks of a block kernel: the lanes of `want` (a bit per lane) with
+/// fewer than `max_repeats` repeats on the candidates. Every block kernel stops once
+/// every wanted lane has reached the limit ([`Keep::all_done`]).
+#[derive(Clone, Copy)]
+pub(super) struct Keep {
+    max_repeats: usize,
+    want: u32,
+}
+
+impl Keep {
+    /// The lanes of `want` with fewer than `max_repeats` repeats.
+    pub(super) const fn new(max_repeats: usize, want: u32) -> Keep {
+        Keep { max_repeats, want }
+    }
+
+    /// The repeats that drop a lane.
+    pub(super) fn max_repeats(self) -> usize {
+        self.max_repeats
+    }
+
+    /// Whether every wanted lane has reached the limit, lane `l` with `repeats(l)`
+    /// repeats so far: the block kernels' early stop (the lanes not kept are
+    /// reported dropped, their splits unset).
+    #[inline(always)]
+    pub(super) fn all_done(self, repeats: impl Fn(usize) -> usize) -> bool {
+        (0..LANES).all(|l| self.want >> l & 1 == 0 || repeats(l) >= self.max_repeats)
+    }
 }
 
 /// The feedback table, answer-major (see the module doc): the layout every scan
@@ -233,7 +270,7 @@ impl AnswerMajor {
         offsets.extend(ids.iter().map(|&a| a.index() * self.stride));
     }
 
-    /// True when [`AnswerMajor::block_presence`] is cheap for small states here (the
+    /// True when [`AnswerMajor::presence`] is cheap for small states here (the
     /// AVX2 pairwise kernel, or AVX-512); the portable path's byte-sliced pass is not,
     /// for a test that mostly stops within a few candidates.
     pub(super) fn small_blocks_cheap(&self) -> bool {
@@ -330,60 +367,52 @@ impl AnswerMajor {
         with_avx2!(self.simd, block_scan_body(table: &[u8], g0: usize, offsets: &[usize], out: &mut [Split; LANES]) -> ())
     }
 
-    /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than
-    /// `max_repeats` repeats on the candidates at `offsets`, and for every lane its
-    /// bucket count and candidate test in `out` (meaningful for the kept ones;
-    /// `sum_squares` is 0), from per-lane masks of the feedbacks seen; stops once
-    /// every wanted lane has reached `max_repeats`. Needs n <= 255. The wanted lanes'
-    /// feedbacks must lie in `slices` ([`slices_for_greens`] in hard mode, else
+    /// The guesses among the lanes `at` (the 32 from `g0`, or a window's: lane `l` of
+    /// `out` and of the result is then `window.lane(l)`) that `keep` asks for, and for
+    /// every lane its bucket count and candidate test in `out` (meaningful for the
+    /// kept ones; `sum_squares` is 0), from per-lane masks of the feedbacks seen;
+    /// stops once every wanted lane has reached the limit. Needs n <= 255. The wanted
+    /// lanes' feedbacks must lie in `slices` ([`slices_for_greens`] in hard mode, else
     /// [`ALL_SLICES`]): the byte-sliced kernels pass over those slices alone (the
     /// AVX-512 kernels need no such hint).
-    pub(super) fn block_presence(
+    pub(super) fn presence(
         &self,
-        g0: usize,
+        at: Lanes,
         offsets: &[usize],
         slices: u32,
-        max_repeats: usize,
-        want: u32,
+        keep: Keep,
         out: &mut [Split; LANES],
     ) -> u32 {
         assert!(offsets.len() <= PRESENCE_MAX_N);
-        #[cfg(target_arch = "x86_64")]
-        if self.simd == Simd::Avx512 {
-            // SAFETY: the table's path is one the CPU has (`AnswerMajor::with_simd`),
-            // and AVX-512 includes the kernel's features.
-            return unsafe { presence_avx512(&self.bytes, g0, offsets, max_repeats, want, out) };
-        }
-        let rows = Rows::block(&self.bytes, g0, offsets);
-        sliced::presence(self.simd, rows, slices, max_repeats, want, out)
-    }
-
-    /// [`AnswerMajor::block_presence`] over the lanes of `window` (lane `l` of `out`
-    /// and of the result is `window.lane(l)`). Needs n <= 255.
-    pub(super) fn window_presence(
-        &self,
-        window: &Window,
-        offsets: &[usize],
-        slices: u32,
-        max_repeats: usize,
-        want: u32,
-        out: &mut [Split; LANES],
-    ) -> u32 {
-        assert!(offsets.len() <= PRESENCE_MAX_N);
-        let want = want & window.bits();
         let (table, stride) = (&self.bytes[..], self.stride);
+        let keep = match at {
+            Lanes::Block(_) => keep,
+            Lanes::Window(window) => Keep {
+                want: keep.want & window.bits(),
+                ..keep
+            },
+        };
         #[cfg(target_arch = "x86_64")]
         if self.simd == Simd::Avx512 {
             // SAFETY: the table's path is one the CPU has (`AnswerMajor::with_simd`),
-            // and AVX-512 includes the kernel's features.
+            // and AVX-512 includes the kernels' features.
             return unsafe {
-                presence_window_avx512(table, stride, window, offsets, max_repeats, want, out)
+                match at {
+                    Lanes::Block(g0) => presence_avx512(table, g0, offsets, keep, out),
+                    Lanes::Window(w) => {
+                        presence_window_avx512(table, stride, w, offsets, keep, out)
+                    }
+                }
             };
         }
-        match Rows::window(table, stride, window, offsets) {
-            Some(rows) => sliced::presence(self.simd, rows, slices, max_repeats, want, out),
-            None => 0,
-        }
+        let rows = match at {
+            Lanes::Block(g0) => Rows::block(table, g0, offsets),
+            Lanes::Window(window) => match Rows::window(table, stride, window, offsets) {
+                Some(rows) => rows,
+                None => return 0,
+            },
+        };
+        sliced::presence(self.simd, rows, slices, keep, out)
     }
 
     /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than
@@ -396,32 +425,32 @@ impl AnswerMajor {
         &self,
         g0: usize,
         offsets: &[usize],
-        max_repeats: usize,
-        want: u32,
+        keep: Keep,
         counts: &mut [[u16; 256]; LANES],
         out: &mut [Split; LANES],
     ) -> u32 {
         let table = &self.bytes[..];
-        with_avx2!(self.simd, tally(
-            table: &[u8],
-            g0: usize,
-            offsets: &[usize],
-            max_repeats: usize,
-            want: u32,
-            counts: &mut [[u16; 256]; LANES],
-            out: &mut [Split; LANES]
-        ) -> u32)
+        with_avx2!(self.simd, tally(table: &[u8], g0: usize, offsets: &[usize], keep: Keep, counts: &mut [[u16; 256]; LANES], out: &mut [Split; LANES]) -> u32)
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::game::table::FeedbackTable;
     use crate::game::{Game, ListSource};
 
+    /// The shipped lists `list`, their table and its answer-major copy on the
+    /// process's path.
+    pub(in crate::search) fn loaded(list: &str) -> (Game, FeedbackTable, AnswerMajor) {
+        let game = Game::load(&ListSource::Named(list.into())).unwrap();
+        let table = FeedbackTable::build(&game);
+        let major = AnswerMajor::new(&table);
+        (game, table, major)
+    }
+
     /// A repeatable stream of numbers below the argument (xorshift from `seed`).
-    pub(super) fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
+    pub(in crate::search) fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
         move |below| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
@@ -442,9 +471,7 @@ mod tests {
     /// The full `wordle` lists, their table, its answer-major copy on the process's
     /// path (the scalar reference) and one on every path the CPU runs ([`paths`]).
     pub(super) fn majors(test: &str) -> (Game, FeedbackTable, AnswerMajor, Vec<AnswerMajor>) {
-        let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
-        let table = FeedbackTable::build(&game);
-        let scalar = AnswerMajor::new(&table);
+        let (game, table, scalar) = loaded("wordle");
         let majors = paths(test)
             .into_iter()
             .map(|simd| AnswerMajor::new(&table).with_simd(simd))
@@ -560,39 +587,25 @@ mod tests {
                                     same_presence(mask, got, l, want, &what);
                                 }
                             };
-                        let mut got = [Split::default(); LANES];
-                        let mask = major.block_presence(
-                            g0,
-                            &offsets,
-                            ALL_SLICES,
-                            max_repeats,
-                            lanes,
-                            &mut got,
-                        );
+                        // The presence masks over the lanes `at`.
+                        let presence = |at| {
+                            let mut got = [Split::default(); LANES];
+                            let keep = Keep::new(max_repeats, lanes);
+                            let mask = major.presence(at, &offsets, ALL_SLICES, keep, &mut got);
+                            (mask, got)
+                        };
+                        let (mask, got) = presence(Lanes::Block(g0));
                         check(mask, &got, &|l| Some(g0 + l));
                         for window in &windows {
-                            let mut got = [Split::default(); LANES];
-                            let mask = major.window_presence(
-                                window,
-                                &offsets,
-                                ALL_SLICES,
-                                max_repeats,
-                                lanes,
-                                &mut got,
-                            );
+                            let (mask, got) = presence(Lanes::Window(window));
                             check(mask, &got, &|l| (l < window.len).then(|| window.lane(l)));
                         }
                     }
                     for max_repeats in [1, 5, 16, 40, usize::MAX] {
                         let mut got = [Split::default(); LANES];
-                        let mask = major.block_tally(
-                            g0,
-                            &offsets,
-                            max_repeats,
-                            lanes,
-                            &mut tally_counts,
-                            &mut got,
-                        );
+                        let keep = Keep::new(max_repeats, lanes);
+                        let mask =
+                            major.block_tally(g0, &offsets, keep, &mut tally_counts, &mut got);
                         assert!(tally_counts.iter().all(|lane| lane.iter().all(|&c| c == 0)));
                         for l in 0..LANES {
                             let want = scan(g0 + l, max_repeats, wanted(l));

@@ -8,7 +8,7 @@
 #[cfg(not(target_arch = "x86_64"))]
 use super::LANES;
 #[cfg(target_arch = "x86_64")]
-use super::{Split, LANES};
+use super::{Keep, Split, LANES};
 #[cfg(target_arch = "x86_64")]
 use crate::game::feedback::Feedback;
 
@@ -17,10 +17,10 @@ use crate::game::feedback::Feedback;
 /// eight 64-bit lanes.
 #[cfg(target_arch = "x86_64")]
 macro_rules! presence_loop {
-    ($offsets:expr, $max_repeats:expr, $want:expr, $out:expr, |$o:ident| $quads:expr) => {{
+    ($offsets:expr, $keep:expr, $out:expr, |$o:ident| $quads:expr) => {{
         use std::arch::x86_64::*;
-        let (offsets, max_repeats, want, out): (&[usize], usize, u32, &mut [Split; LANES]) =
-            ($offsets, $max_repeats, $want, $out);
+        let (offsets, keep, out): (&[usize], Keep, &mut [Split; LANES]) = ($offsets, $keep, $out);
+        let Keep { max_repeats, want } = keep;
         let n = offsets.len();
         let one = _mm512_set1_epi64(1);
         let words = [0, 1, 2, 3].map(|w| _mm512_set1_epi64(w));
@@ -53,9 +53,8 @@ macro_rules! presence_loop {
             }
             if j % 16 == 15 && j + 1 < n && max_repeats <= j + 1 {
                 let buckets = count(&seen);
-                let done = |l: usize| j + 1 - buckets[l] as usize >= max_repeats;
-                if (0..LANES).all(|l| want >> l & 1 == 0 || done(l)) {
-                    stopped = true; // every wanted lane has reached the limit
+                if keep.all_done(|l| j + 1 - buckets[l] as usize) {
+                    stopped = true;
                     break;
                 }
             }
@@ -84,8 +83,8 @@ macro_rules! presence_loop {
     }};
 }
 
-/// The body of [`AnswerMajor::block_presence`]: per lane, the set of feedbacks seen so
-/// far as a 256-bit mask held in registers (4 words of 64 bits for each of the 32
+/// The body of [`AnswerMajor::presence`] over a block in place: per lane, the set of
+/// feedbacks seen so far as a 256-bit mask held in registers (4 words of 64 bits for each of the 32
 /// lanes: sixteen 512-bit registers), one candidate at a time; the bucket count is the
 /// mask's population. No memory is written in the loop, where the tally's per-lane
 /// counters are a load and a store each (its time is the wait on those loads). The
@@ -114,11 +113,10 @@ pub(super) unsafe fn presence_avx512(
     table: &[u8],
     g0: usize,
     offsets: &[usize],
-    max_repeats: usize,
-    want: u32,
+    keep: Keep,
     out: &mut [Split; LANES],
 ) -> u32 {
-    presence_loop!(offsets, max_repeats, want, out, |o| {
+    presence_loop!(offsets, keep, out, |o| {
         let row = &table[o + g0..o + g0 + LANES];
         let p = row.as_ptr();
         // The row's next cache line, for the blocks after this one (the rows are far
@@ -129,8 +127,8 @@ pub(super) unsafe fn presence_avx512(
     })
 }
 
-/// The body of [`AnswerMajor::window_presence`]: [`presence_avx512`]'s loop over the
-/// lanes of `window`, each row's two 64-byte halves of the window loaded (only the
+/// The body of [`AnswerMajor::presence`] over a window: [`presence_avx512`]'s loop
+/// over the lanes of `window`, each row's two 64-byte halves of the window loaded (only the
 /// lanes read) and its 32 lanes picked, zero-extended, by four byte permutes: per row
 /// two loads and four permutes where the block kernel has four loads that widen.
 /// Tried: a prefetch of the row 8 or 24 rows ahead (A/B 0.97 and 1.03, noise), or of
@@ -142,8 +140,7 @@ pub(super) unsafe fn presence_window_avx512(
     stride: usize,
     window: &Window,
     offsets: &[usize],
-    max_repeats: usize,
-    want: u32,
+    keep: Keep,
     out: &mut [Split; LANES],
 ) -> u32 {
     use std::arch::x86_64::*;
@@ -164,7 +161,7 @@ pub(super) unsafe fn presence_window_avx512(
     }
     let idx = idx.map(|i| _mm512_loadu_si512(i.as_ptr().cast()));
     let bytes = 0x0101_0101_0101_0101u64;
-    presence_loop!(offsets, max_repeats, want, out, |o| {
+    presence_loop!(offsets, keep, out, |o| {
         let row = &table[o + window.start..o + window.start + span];
         // SAFETY: only the bytes of the window's lanes are read (a masked load never
         // faults on the others), and they lie within `row`. The high half is loaded
@@ -181,7 +178,7 @@ pub(super) unsafe fn presence_window_avx512(
 }
 
 /// Up to 32 lanes of a compact table read by one call of
-/// [`AnswerMajor::window_presence`]: the lanes set in a bitset, taken in order from
+/// [`AnswerMajor::presence`]: the lanes set in a bitset, taken in order from
 /// `start`, within 128 lanes of it. Hard mode's bucket pre-scans read their parent's
 /// table through windows, as only a third of its lanes are playable in a bucket on
 /// average (NYT hard, `nyong botty vivos cheth`), where a block of 32 lanes in place

@@ -14,7 +14,7 @@
 //! tests below hold each against the other and against the plain count.
 
 use super::presence::Window;
-use super::{Split, LANES};
+use super::{Keep, Split, LANES};
 use crate::game::feedback::{Feedback, FEEDBACKS};
 use crate::game::table::Simd;
 #[cfg(target_arch = "x86_64")]
@@ -89,10 +89,10 @@ fn presence_sliced(
     rows: &Rows,
     row: impl Fn(usize) -> [u8; LANES],
     slices: u32,
-    max_repeats: usize,
-    want: u32,
+    keep: Keep,
     out: &mut [Split; LANES],
 ) -> u32 {
+    let max_repeats = keep.max_repeats;
     let mut seen = [[0u8; LANES]; SLICES];
     let mut hi = [[0u8; LANES]; CHUNK];
     let mut bit = [[0u8; LANES]; CHUNK];
@@ -111,7 +111,7 @@ fn presence_sliced(
     while j < n {
         if j == 0 || max_repeats <= j {
             let buckets = if j == 0 { [0; LANES] } else { count(&seen) };
-            let alive = alive_lanes(j, &buckets, max_repeats, want);
+            let alive = alive_lanes(j, &buckets, keep);
             if alone(alive, slices) {
                 return finish_alone(rows, &seen, j, alive, max_repeats, out);
             }
@@ -151,7 +151,7 @@ fn presence_sliced(
         j += m;
     }
     let green = Feedback::ALL_GREEN.0 as usize;
-    sliced_splits(n, &count(&seen), &seen[green >> 3], max_repeats, want, out)
+    sliced_splits(n, &count(&seen), &seen[green >> 3], keep, out)
 }
 
 /// The most candidates [`pairwise_avx2`] takes (its rows held on the stack): past it
@@ -173,10 +173,10 @@ fn pairwise_splits(
     n: usize,
     repeats: &[u8; LANES],
     green: &[u8; LANES],
-    max_repeats: usize,
-    want: u32,
+    keep: Keep,
     out: &mut [Split; LANES],
 ) -> u32 {
+    let Keep { max_repeats, want } = keep;
     let mut alive = 0u32;
     for (l, split) in out.iter_mut().enumerate() {
         let r = repeats[l] as usize;
@@ -192,7 +192,8 @@ fn pairwise_splits(
 
 /// The lanes of `want` still under `max_repeats` repeats after `j` candidates with
 /// `buckets` buckets each.
-fn alive_lanes(j: usize, buckets: &[u8; LANES], max_repeats: usize, want: u32) -> u32 {
+fn alive_lanes(j: usize, buckets: &[u8; LANES], keep: Keep) -> u32 {
+    let Keep { max_repeats, want } = keep;
     let mut alive = 0u32;
     for (l, &b) in buckets.iter().enumerate() {
         alive |= ((j - (b as usize) < max_repeats) as u32) << l;
@@ -269,15 +270,14 @@ fn sliced_splits(
     n: usize,
     buckets: &[u8; LANES],
     last: &[u8; LANES],
-    max_repeats: usize,
-    want: u32,
+    keep: Keep,
     out: &mut [Split; LANES],
 ) -> u32 {
     let green_bit = Feedback::ALL_GREEN.0 & 7;
     // A lane's buckets are at most `n`, so its repeats fit a byte.
     let repeats = buckets.map(|b| (n - b as usize) as u8);
     let green = last.map(|s| s >> green_bit & 1);
-    pairwise_splits(n, &repeats, &green, max_repeats, want, out)
+    pairwise_splits(n, &repeats, &green, keep, out)
 }
 
 /// Where a byte-sliced kernel reads its candidates' 32 feedbacks: a block of the
@@ -477,13 +477,7 @@ impl Gather {
 /// block in place or a window's lanes picked by byte shuffles ([`Gather`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn presence_avx2(
-    rows: Rows,
-    slices: u32,
-    max_repeats: usize,
-    want: u32,
-    out: &mut [Split; LANES],
-) -> u32 {
+fn presence_avx2(rows: Rows, slices: u32, keep: Keep, out: &mut [Split; LANES]) -> u32 {
     use std::arch::x86_64::*;
     match rows {
         Rows::Block { table, g0, offsets } => {
@@ -494,7 +488,7 @@ fn presence_avx2(
                 // SAFETY: `r` holds 32 bytes.
                 unsafe { _mm256_loadu_si256(r.as_ptr().cast()) }
             };
-            presence_avx2_with(&rows, row, slices, max_repeats, want, out)
+            presence_avx2_with(&rows, row, slices, keep, out)
         }
         Rows::Window {
             table,
@@ -506,7 +500,7 @@ fn presence_avx2(
         } => {
             let gather = Gather::new(&at[..len]);
             let row = |j: usize| gather.load(table, offsets[j] + start);
-            presence_avx2_with(&rows, row, slices, max_repeats, want, out)
+            presence_avx2_with(&rows, row, slices, keep, out)
         }
     }
 }
@@ -526,11 +520,11 @@ fn presence_avx2(
 fn pairwise_avx2(
     n: usize,
     row: impl Fn(usize) -> __m256i,
-    max_repeats: usize,
-    want: u32,
+    keep: Keep,
     out: &mut [Split; LANES],
 ) -> u32 {
     use std::arch::x86_64::*;
+    let max_repeats = keep.max_repeats;
     debug_assert!(n <= PAIRWISE_MAX);
     let zero = _mm256_setzero_si256();
     // Rows `..j` written before they are read (not zeroed per call).
@@ -569,13 +563,12 @@ fn pairwise_avx2(
         rows[j].write(f);
         if j % CHUNK == CHUNK - 1 && j + 1 < n && max_repeats <= j + 1 {
             let r = bytes(repeats);
-            let done = |l: usize| want >> l & 1 == 0 || r[l] as usize >= max_repeats;
-            if (0..LANES).all(done) {
-                return 0; // every wanted lane has reached the limit
+            if keep.all_done(|l| r[l] as usize) {
+                return 0;
             }
         }
     }
-    pairwise_splits(n, &bytes(repeats), &bytes(green), max_repeats, want, out)
+    pairwise_splits(n, &bytes(repeats), &bytes(green), keep, out)
 }
 
 /// [`presence_sliced`] written with AVX2 intrinsics: the compiler's own AVX2 build of
@@ -589,11 +582,11 @@ fn presence_avx2_with(
     rows: &Rows,
     row: impl Fn(usize) -> __m256i,
     slices: u32,
-    max_repeats: usize,
-    want: u32,
+    keep: Keep,
     out: &mut [Split; LANES],
 ) -> u32 {
     use std::arch::x86_64::*;
+    let max_repeats = keep.max_repeats;
     let mut seen = [_mm256_setzero_si256(); SLICES];
     let mut hi = [_mm256_setzero_si256(); CHUNK];
     let mut bit = [_mm256_setzero_si256(); CHUNK];
@@ -630,13 +623,13 @@ fn presence_avx2_with(
     };
     let n = rows.offsets().len();
     if pairwise(n, slices) {
-        return pairwise_avx2(n, row, max_repeats, want, out);
+        return pairwise_avx2(n, row, keep, out);
     }
     let mut j = 0;
     while j < n {
         if j == 0 || max_repeats <= j {
             let buckets = if j == 0 { [0; LANES] } else { count(&seen) };
-            let alive = alive_lanes(j, &buckets, max_repeats, want);
+            let alive = alive_lanes(j, &buckets, keep);
             if alone(alive, slices) {
                 let mut bytes = [[0u8; LANES]; SLICES];
                 for (b, s) in bytes.iter_mut().zip(&seen) {
@@ -671,47 +664,41 @@ fn presence_avx2_with(
     let mut last = [0u8; LANES];
     // SAFETY: `last` holds 32 bytes.
     unsafe { _mm256_storeu_si256(last.as_mut_ptr().cast(), seen[green >> 3]) };
-    sliced_splits(n, &count(&seen), &last, max_repeats, want, out)
+    sliced_splits(n, &count(&seen), &last, keep, out)
 }
 
-/// [`AnswerMajor::block_presence`] and [`AnswerMajor::window_presence`] without
+/// [`AnswerMajor::presence`] (over a block or a window) without
 /// AVX-512: [`presence_sliced`] over `rows`, in AVX2 intrinsics on the AVX2 path
 /// ([`presence_avx2`]; a window's lanes picked by byte shuffles, [`Gather`]), else in
 /// plain Rust (a window's lanes picked a byte at a time).
 ///
-/// [`AnswerMajor::block_presence`]: super::AnswerMajor::block_presence
-/// [`AnswerMajor::window_presence`]: super::AnswerMajor::window_presence
+/// [`AnswerMajor::presence`]: super::AnswerMajor::presence
 pub(super) fn presence(
     simd: Simd,
     rows: Rows,
     slices: u32,
-    max_repeats: usize,
-    want: u32,
+    keep: Keep,
     out: &mut [Split; LANES],
 ) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if simd == Simd::Avx2 {
         // SAFETY: a table's path is one the CPU has (`AnswerMajor::with_simd`).
-        return unsafe { presence_avx2(rows, slices, max_repeats, want, out) };
+        return unsafe { presence_avx2(rows, slices, keep, out) };
     }
     let _ = simd;
     // One copy of the kernel per kind of rows, each reading its rows without a
     // branch per row: one copy for both ran the portable `solve --opener trace` 1.25x
     // slower (7 pairs).
     match rows {
-        Rows::Block { .. } => {
-            presence_sliced(&rows, |j| rows.get(j), slices, max_repeats, want, out)
-        }
-        Rows::Window { .. } => {
-            presence_sliced(&rows, |j| rows.get(j), slices, max_repeats, want, out)
-        }
+        Rows::Block { .. } => presence_sliced(&rows, |j| rows.get(j), slices, keep, out),
+        Rows::Window { .. } => presence_sliced(&rows, |j| rows.get(j), slices, keep, out),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::{majors, xorshift};
-    use super::super::PRESENCE_MAX_N;
+    use super::super::{Lanes, PRESENCE_MAX_N};
     use super::*;
     use crate::game::{AnswerId, GuessId};
 
@@ -773,24 +760,15 @@ mod tests {
                 for major in &majors {
                     let path = major.simd;
                     for max_repeats in [1, 3, 17, usize::MAX] {
-                        let mut got = [Split::default(); LANES];
-                        let mask = major.block_presence(
-                            g0,
-                            &offsets,
-                            slices,
-                            max_repeats,
-                            lanes,
-                            &mut got,
-                        );
-                        let mut got_w = [Split::default(); LANES];
-                        let mask_w = major.window_presence(
-                            &window,
-                            &offsets,
-                            slices,
-                            max_repeats,
-                            u32::MAX,
-                            &mut got_w,
-                        );
+                        // The presence masks over the lanes `at`, for the lanes `want`.
+                        let presence = |at, want| {
+                            let mut got = [Split::default(); LANES];
+                            let keep = Keep::new(max_repeats, want);
+                            let mask = major.presence(at, &offsets, slices, keep, &mut got);
+                            (mask, got)
+                        };
+                        let (mask, got) = presence(Lanes::Block(g0), lanes);
+                        let (mask_w, got_w) = presence(Lanes::Window(&window), u32::MAX);
                         for l in 0..LANES {
                             for (g, wanted, mask, got) in [
                                 (g0 + l, lanes >> l & 1 == 1, mask, &got),

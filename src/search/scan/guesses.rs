@@ -1,11 +1,14 @@
-//! Step 2b of a state's scan ([`Solver::scan_with`]): the bound of every guess the
-//! parent handed down, in four named steps. [`Solver::plan_scan`] decides where the
-//! guesses are read (a block kernel 32 at a time over the full table, a compact
+//! Step 2b of a state's scan ([`Solver::scan_guesses`]): the bound of every guess the
+//! parent handed down, in four named steps over a [`Scan`] in progress (the state, its
+//! plan, the place in the lanes, what was found). [`Solver::plan_scan`] decides where
+//! the guesses are read (a block kernel 32 at a time over the full table, a compact
 //! table or a hard-mode pre-scan's windows, [`Kernel`]; the rest one at a time);
 //! [`Solver::next_split`] gives the next guess's split (from the block in hand, the
 //! next block, or the next single guess); [`Solver::take_split`] turns it into the
 //! guess's bound (the incumbent, the least bound, the order of expansion); and
-//! [`Solver::settle_scan`] stores what the scan proved.
+//! [`Solver::settle_scan`] stores what the scan proved. The level's own compact table
+//! (hard mode) is lent out of the level for the scan, which writes the level while it
+//! reads that table.
 //!
 //! Invariants (the module's, `scan/mod.rs`): a guess is dropped only when its bound
 //! reaches the cutoff or, in a least-bound scan, the least bound found before it; the
@@ -15,8 +18,8 @@ use super::{playable_lanes, Head, Prepared, Scanned};
 use crate::game::{AnswerId, GuessId};
 use crate::search::bound::{Guess, INFEASIBLE};
 use crate::search::kernels::{
-    slices_for_greens, AnswerMajor, Local, Split, Window, ALL_SLICES, BLOCK_MAX, LANES,
-    PRESENCE_MAX_N,
+    slices_for_greens, AnswerMajor, Keep, Lanes, Local, Split, Window, ALL_SLICES, BLOCK_MAX,
+    LANES, PRESENCE_MAX_N,
 };
 use crate::search::scratch::Level;
 use crate::search::state::{State, Work};
@@ -31,13 +34,6 @@ fn lane_guess(local: Option<&Local>, window: Option<&Window>, base: usize, l: us
         (Some(t), None) => t.guesses[base + l],
         (None, _) => GuessId::new(base + l),
     }
-}
-
-/// Where a block kernel reads its 32 lanes: from a lane in place, or through a window.
-#[derive(Clone, Copy)]
-enum Lanes<'w> {
-    Block(usize),
-    Window(&'w Window),
 }
 
 /// The block kernel a scan runs 32 guesses at a time (`kernels`), by the state's size
@@ -59,15 +55,14 @@ enum Kernel {
 
 impl Kernel {
     /// The kernel on the lanes `at` of `table` for the candidates at `offsets`, under
-    /// `(slices, max_repeats, want)` (see [`AnswerMajor::block_presence`]): the wanted
-    /// lanes kept (the pairwise kernel: every lane under the limit), their splits in
-    /// `block`.
+    /// `slices` and `keep` (see [`AnswerMajor::presence`]): the wanted lanes kept (the
+    /// pairwise kernel: every lane under the limit), their splits in `block`.
     fn run(
         self,
         table: &AnswerMajor,
         at: Lanes,
         offsets: &[usize],
-        (slices, max_repeats, want): (u32, usize, u32),
+        (slices, keep): (u32, Keep),
         tally: &mut [[u16; 256]],
         block: &mut [Split; LANES],
     ) -> u32 {
@@ -77,19 +72,16 @@ impl Kernel {
                 table.block_scan(base, offsets, block);
                 let mut kept = 0u32;
                 for (l, split) in block.iter().enumerate() {
-                    kept |= ((n - split.buckets < max_repeats) as u32) << l;
+                    kept |= ((n - split.buckets < keep.max_repeats()) as u32) << l;
                 }
                 kept
             }
-            (Kernel::Window, Lanes::Window(window)) => {
-                table.window_presence(window, offsets, slices, max_repeats, want, block)
-            }
-            (Kernel::Presence, Lanes::Block(base)) => {
-                table.block_presence(base, offsets, slices, max_repeats, want, block)
+            (Kernel::Window, Lanes::Window(_)) | (Kernel::Presence, Lanes::Block(_)) => {
+                table.presence(at, offsets, slices, keep, block)
             }
             (Kernel::Tally, Lanes::Block(base)) => {
                 let counts = (&mut tally[..LANES]).try_into().expect("32 lanes");
-                table.block_tally(base, offsets, max_repeats, want, counts, block)
+                table.block_tally(base, offsets, keep, counts, block)
             }
             _ => unreachable!("a block kernel on its own lanes"),
         }
@@ -139,6 +131,12 @@ impl Plan<'_> {
     fn windowed(&self) -> bool {
         self.kernel == Kernel::Window
     }
+
+    /// The cap recorded for a guess dropped under `max_repeats`: with that many
+    /// repeats or more it makes at most `n - max_repeats` buckets.
+    fn dropped_cap(&self, max_repeats: usize) -> u16 {
+        self.n.saturating_sub(max_repeats).min(u16::MAX as usize) as u16
+    }
 }
 
 /// The scan's place in its lanes.
@@ -175,6 +173,15 @@ impl Found {
     }
 }
 
+/// A scan in progress, what every step takes: the state, the plan, the place in the
+/// lanes and what was found so far.
+struct Scan<'s, 'p> {
+    st: &'s State<'p>,
+    plan: Plan<'p>,
+    cur: Cursor,
+    found: Found,
+}
+
 /// What [`Solver::next_split`] found.
 enum Step {
     /// A guess's split.
@@ -186,21 +193,23 @@ enum Step {
 }
 
 impl Solver<'_> {
-    /// [`Solver::scan_guesses`] with the level's own compact table lent out (see the
-    /// module doc for the steps).
-    pub(super) fn scan_with(
+    /// Step 2b: the bound of every guess the parent handed down, the guesses to expand
+    /// into `level.order` (unsorted; see the module doc for the steps).
+    pub(in crate::search) fn scan_guesses(
         &self,
         st: &State,
         cutoff: u32,
         head: Head,
         floor: Option<u32>,
         work: &mut Work,
-        own: &mut Local,
     ) -> Scanned {
+        // The state's own compact table (hard mode) is read while the level is
+        // written, so it is lent out of the level for the scan.
+        let mut own = std::mem::take(&mut work.levels[0].own);
         let (level, ctr) = work.level();
         ctr.scanned += (st.handed.list.len() * st.ids.len()) as u64;
-        let plan = self.plan_scan(st, cutoff, head, floor, level, own);
-        let mut cursor = Cursor {
+        let plan = self.plan_scan(st, cutoff, head, floor, level, &mut own);
+        let cur = Cursor {
             live: 0,
             base: 0,
             g_next: 0,
@@ -209,23 +218,31 @@ impl Solver<'_> {
             block: [Split::default(); LANES],
             single: 0,
         };
-        let mut found = Found {
+        let found = Found {
             least: INFEASIBLE,
             rejected: INFEASIBLE,
             incumbent: (INFEASIBLE, None),
         };
-        loop {
-            match self.next_split(st, &plan, &mut cursor, &mut found, level) {
+        let mut scan = Scan {
+            st,
+            plan,
+            cur,
+            found,
+        };
+        let settled = loop {
+            match self.next_split(&mut scan, level) {
                 Step::Split(g, split) => {
-                    if let Some(done) = self.take_split(st, &plan, g, split, &mut found, level) {
-                        return done;
+                    if let Some(done) = self.take_split(&mut scan, g, split, level) {
+                        break Some(done);
                     }
                 }
                 Step::Skip => {}
-                Step::End => break,
+                Step::End => break None,
             }
-        }
-        self.settle_scan(st, &plan, found, work)
+        };
+        let scanned = settled.unwrap_or_else(|| self.settle_scan(scan, work));
+        work.levels[0].own = own;
+        scanned
     }
 
     /// Where the scan reads its guesses ([`Plan`]): hard mode's lanes first
@@ -334,14 +351,8 @@ impl Solver<'_> {
     /// The next guess's split: the next live lane of the block in hand, else the next
     /// block ([`Solver::next_block`]), else the next single guess
     /// ([`Solver::next_single`]).
-    fn next_split(
-        &self,
-        st: &State,
-        plan: &Plan,
-        cur: &mut Cursor,
-        found: &mut Found,
-        level: &mut Level,
-    ) -> Step {
+    fn next_split(&self, scan: &mut Scan, level: &mut Level) -> Step {
+        let (plan, cur) = (&scan.plan, &mut scan.cur);
         if cur.live != 0 {
             let l = cur.live.trailing_zeros() as usize;
             cur.live &= cur.live - 1;
@@ -349,23 +360,22 @@ impl Solver<'_> {
             return Step::Split(lane_guess(plan.local, window, cur.base, l), cur.block[l]);
         }
         if cur.g_next < plan.block_end {
-            return self.next_block(st, plan, cur, found, level);
+            return self.next_block(scan, level);
         }
-        self.next_single(st, plan, cur, found, level)
+        self.next_single(scan, level)
     }
 
     /// Runs the block kernel on the next block (or window) of lanes, leaving its
     /// lanes kept in `cur.live`; the lanes dropped count under the cutoff. A
     /// least-bound scan over a table by cap ends at the first block whose cap cannot
     /// beat its least ([`Step::End`]).
-    fn next_block(
-        &self,
-        st: &State,
-        plan: &Plan,
-        cur: &mut Cursor,
-        found: &mut Found,
-        level: &mut Level,
-    ) -> Step {
+    fn next_block(&self, scan: &mut Scan, level: &mut Level) -> Step {
+        let Scan {
+            st,
+            plan,
+            cur,
+            found,
+        } = scan;
         let n = plan.n;
         let windowed = plan.windowed();
         let base = cur.g_next;
@@ -426,7 +436,7 @@ impl Solver<'_> {
             table,
             at,
             offsets,
-            (plan.slices, max_repeats, want),
+            (plan.slices, Keep::new(max_repeats, want)),
             &mut level.tally,
             &mut cur.block,
         );
@@ -434,8 +444,7 @@ impl Solver<'_> {
         if handed_bits & !kept != 0 {
             found.dropped(plan.cutoff);
             if plan.record {
-                // Dropped with `max_repeats` repeats or more.
-                let cap = n.saturating_sub(max_repeats).min(u16::MAX as usize) as u16;
+                let cap = plan.dropped_cap(max_repeats);
                 let mut dropped = handed_bits & !kept;
                 while dropped != 0 {
                     let l = dropped.trailing_zeros() as usize;
@@ -464,39 +473,32 @@ impl Solver<'_> {
 
     /// The next guess taken alone (early rejection by `bound_scan`): skipped when not
     /// handed down (hard mode: not playable), dropped under the cutoff.
-    fn next_single(
-        &self,
-        st: &State,
-        plan: &Plan,
-        cur: &mut Cursor,
-        found: &mut Found,
-        level: &mut Level,
-    ) -> Step {
-        let n = plan.n;
+    fn next_single(&self, scan: &mut Scan, level: &mut Level) -> Step {
+        let (plan, single) = (&scan.plan, &mut scan.cur.single);
         let g = match plan.singles {
             Singles::None => None,
-            Singles::From(first) => self.all_guesses.get(first + cur.single),
-            Singles::Playable => level.scan_list.get(cur.single),
+            Singles::From(first) => self.all_guesses.get(first + *single),
+            Singles::Playable => level.scan_list.get(*single),
         };
         let Some(&g) = g else { return Step::End };
-        cur.single += 1;
+        *single += 1;
         let gi = g.index();
         if self.config.hard && level.scan_bits[gi / 64] >> (gi % 64) & 1 == 0 {
             return Step::Skip; // not playable here
         }
-        if !self.config.hard && !st.handed.has(gi) {
+        if !self.config.hard && !scan.st.handed.has(gi) {
             return Step::Skip;
         }
-        let max_repeats = self.max_repeats_now(plan, found);
+        let max_repeats = self.max_repeats_now(plan, &scan.found);
         match self
             .rows
             .bound_scan(g, &level.offsets, &mut level.counts, max_repeats)
         {
             Some(split) => Step::Split(g, split),
             None => {
-                found.dropped(plan.cutoff);
+                scan.found.dropped(plan.cutoff);
                 if plan.record {
-                    level.caps[gi] = n.saturating_sub(max_repeats).min(u16::MAX as usize) as u16;
+                    level.caps[gi] = plan.dropped_cap(max_repeats);
                 }
                 Step::Skip
             }
@@ -509,13 +511,14 @@ impl Solver<'_> {
     /// ends with that.
     fn take_split(
         &self,
-        st: &State,
-        plan: &Plan,
+        scan: &mut Scan,
         g: GuessId,
         split: Split,
-        found: &mut Found,
         level: &mut Level,
     ) -> Option<Scanned> {
+        let Scan {
+            st, plan, found, ..
+        } = scan;
         let Head { w, lb, left, .. } = plan.head;
         let (n, cutoff) = (plan.n, plan.cutoff);
         let obj = &self.config.objective;
@@ -566,7 +569,10 @@ impl Solver<'_> {
     /// What the scan proved: the state settled (a perfect split at its bound, or a
     /// bound at the cutoff, stored with its core), or its guesses left to expand (a
     /// pre-scan's raised bound stored; hard mode's table for the children built).
-    fn settle_scan(&self, st: &State, plan: &Plan, found: Found, work: &mut Work) -> Scanned {
+    fn settle_scan(&self, scan: Scan, work: &mut Work) -> Scanned {
+        let Scan {
+            st, plan, found, ..
+        } = scan;
         let Head {
             w,
             lb: head_lb,
@@ -575,7 +581,7 @@ impl Solver<'_> {
         } = plan.head;
         let (ids, cutoff) = (st.ids, plan.cutoff);
         let obj = &self.config.objective;
-        let key = self.key(st, plan);
+        let key = self.key(st, &plan);
         let lb = head_lb.max(found.least);
         if let (v, Some(g)) = found.incumbent {
             if v <= lb {

@@ -23,7 +23,7 @@ use crate::game::{AnswerId, GuessId};
 use crate::search::bits::members;
 use crate::search::bound::{Guess, INFEASIBLE};
 use crate::search::groups::GROUP_MIN;
-use crate::search::kernels::{slices_for_greens, Split, ALL_SLICES, BLOCK_MAX, LANES};
+use crate::search::kernels::{slices_for_greens, Keep, Lanes, Split, ALL_SLICES, BLOCK_MAX, LANES};
 use crate::search::scratch::Level;
 use crate::search::state::{Guesses, State, Work};
 use crate::search::stats::Counters;
@@ -188,8 +188,10 @@ impl Solver<'_> {
                 continue;
             }
             let perfect = if kernel {
+                let keep = Keep::new(1, want);
+                let at = Lanes::Block(g0);
                 self.rows
-                    .block_presence(g0, offsets, ALL_SLICES, 1, want, &mut split)
+                    .presence(at, offsets, ALL_SLICES, keep, &mut split)
             } else {
                 // Portable: the full block scan, cheaper there than the sliced pass.
                 self.rows.block_scan(g0, offsets, &mut split);
@@ -274,8 +276,9 @@ impl Solver<'_> {
                 continue;
             }
             let perfect = if g0 < block_end && want.count_ones() >= PERFECT_BLOCK_MIN {
-                self.rows
-                    .block_presence(g0, offsets, slices, 1, want, &mut split)
+                let keep = Keep::new(1, want);
+                let at = Lanes::Block(g0);
+                self.rows.presence(at, offsets, slices, keep, &mut split)
             } else {
                 members(&[want as u64])
                     .find(|&l| self.rows.is_perfect(GuessId::new(g0 + l), offsets))

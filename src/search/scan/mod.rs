@@ -14,7 +14,7 @@
 //!
 //! Files: `head.rs` (closed forms, the table, the candidates' split, two guesses
 //! left), this one (the entry points, hard mode's lanes and its children's table),
-//! `guesses.rs` (the guesses' bounds: the plan of the scan, the blocks of the kernel
+//! `guesses.rs` (step 2b, [`Solver::scan_guesses`]: the guesses' bounds, the plan of the scan, the blocks of the kernel
 //! the state takes and the guesses one at a time, each split taken into the bounds,
 //! what the scan proved), `classify.rs` (what the children are handed), `tests.rs`.
 //!
@@ -174,25 +174,7 @@ impl Solver<'_> {
         }
     }
 
-    /// Step 2b: the bound of every guess the parent handed down, the guesses to expand
-    /// into `level.order` (unsorted).
-    pub(super) fn scan_guesses(
-        &self,
-        st: &State,
-        cutoff: u32,
-        head: Head,
-        floor: Option<u32>,
-        work: &mut Work,
-    ) -> Scanned {
-        // The state's own compact table (hard mode) is read while the level is
-        // written, so it is lent out of the level for the scan.
-        let mut own = std::mem::take(&mut work.levels[0].own);
-        let scanned = self.scan_with(st, cutoff, head, floor, work, &mut own);
-        work.levels[0].own = own;
-        scanned
-    }
-
-    /// Hard mode's lanes, for [`Solver::scan_with`]: the guesses the state may play,
+    /// Hard mode's lanes, for [`Solver::scan_guesses`]: the guesses the state may play,
     /// among those handed down, as a bitset in `level.scan_bits` (from the letter
     /// bitsets, not one check per guess), and where the scan reads them: in place in
     /// the parent's table by cap (`sorted`, a pre-scan), from a compact table of the
