@@ -7,9 +7,9 @@
 //! Invariants: this file declares the interface only; every conversion to a library
 //! call is `cli/mod.rs`'s (global options) or a command's submodule's. The help text
 //! is generated from the doc comments here, so editing one changes `--help` (the
-//! `help_tests` and the man page follow). Split from `cli/mod.rs` (code moved
-//! unchanged, the items and fields made visible to it) so the interface reads in one
-//! file and the dispatch in another.
+//! checks in `tests/it/cli_help.rs` and the man page follow). Split from
+//! `cli/mod.rs` (code moved unchanged, the items and fields made visible to it) so
+//! the interface reads in one file and the dispatch in another.
 
 use super::*;
 

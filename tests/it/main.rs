@@ -15,6 +15,7 @@ mod browser;
 mod check;
 mod check_units;
 mod cli_errors;
+mod cli_help;
 mod cluster;
 mod common;
 mod echoed_input;
