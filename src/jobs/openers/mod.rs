@@ -23,7 +23,10 @@
 //! `--exact` ([`Settings::exact`]): no cutoff and no prepass; each opener is first
 //! asked whether it can finish at all (the feasibility objective of `check`, smallest
 //! bucket first, on a second solver per worker: refuting an opener this way is far
-//! cheaper than the total's search), then solved exactly, then its optimal tree is
+//! cheaper than the total's search; each bucket gets at most
+//! [`Settings::feasibility_scans`] state scans, since a feasible opener's witness can
+//! cost several times its exact total in hard mode, and past them the total's search
+//! settles feasibility too), then solved exactly, then its optimal tree is
 //! read back from the transposition table and replayed for its max depth
 //! ([`Record::max_depth`]); the replayed total must equal the one proved. Openers
 //! with the same set of letters (`scull`, `sculs`, `culls`) share their all-gray
