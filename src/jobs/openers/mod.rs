@@ -491,13 +491,7 @@ fn can_finish(
         if left <= 1 {
             return Ok(Some(false));
         }
-        match feasibility.cost_below_within(
-            &b,
-            left - 1,
-            &revealed,
-            INFEASIBLE,
-            FEASIBILITY_SCANS,
-        )? {
+        match feasibility.cost_below_within(&b, left - 1, &revealed, INFEASIBLE, scans)? {
             Some(v) if v >= INFEASIBLE => return Ok(Some(false)),
             Some(_) => {}
             None => return Ok(None),
