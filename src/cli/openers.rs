@@ -78,6 +78,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             threads: rayon::current_num_threads(),
             memory_limit: super::memory_bytes(a.memory)?,
             exact: a.exact,
+            feasibility_scans: openers::FEASIBILITY_SCANS,
         };
         if let Some(step) = a.best_first {
             let step = step.unwrap_or_else(|| best_first::default_step(game));

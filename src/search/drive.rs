@@ -272,6 +272,22 @@ impl Solver<'_> {
         Ok(v)
     }
 
+    /// [`Solver::cost_below`] for feasibility (serial), with at most `scans` state
+    /// scans (`budget.rs`): `Ok(None)` when the budget ran out first (nothing
+    /// unsettled is stored, so a later search is unaffected).
+    pub fn cost_below_within(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+        cutoff: u32,
+        scans: u64,
+    ) -> Result<Option<u32>, SolveError> {
+        let r = self.run_within_budget(ids, left, revealed, cutoff, scans, None);
+        self.check_stop()?;
+        Ok(r.map(|(v, _)| v))
+    }
+
     /// Like [`Solver::cost`], but once `deadline` has passed and some guess has been
     /// solved, the search stops taking new guesses at the top and settles for the best
     /// found: [`Top::lower_bound`] says what was proved (equal to the cost when the

@@ -28,6 +28,7 @@ fn settings(hard: bool, top: usize, threads: usize, exact: bool) -> Settings {
         threads,
         memory_limit: 64 << 20,
         exact,
+        feasibility_scans: wordle_tree::jobs::openers::FEASIBILITY_SCANS,
     }
 }
 

@@ -33,6 +33,7 @@ fn exact_settings(hard: bool, max_guesses: u8) -> Settings {
         threads: 2,
         memory_limit: 64 << 20,
         exact: true,
+        feasibility_scans: wordle_tree::jobs::openers::FEASIBILITY_SCANS,
     }
 }
 

@@ -50,6 +50,7 @@ fn settings(hard: bool, cutoff: Option<u64>, top: usize) -> Settings {
         threads: 2,
         memory_limit: 64 << 20,
         exact: false,
+        feasibility_scans: openers::FEASIBILITY_SCANS,
     }
 }
 
@@ -450,4 +451,71 @@ fn cli_random_sample_is_repeatable() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
     }
+}
+
+/// `--exact` in hard mode with the feasibility pre-pass cut short: whether the
+/// pre-pass settles an opener (no limit), gives up on its first scan (1), or settles
+/// only closed forms (0), every opener's outcome is the brute-force optimum, or
+/// `cannot-finish` where no tree finds every answer in time (3 and 4 guesses, so
+/// both kinds occur).
+#[test]
+fn exact_hard_outcomes_match_brute_force_under_any_feasibility_budget() {
+    use wordle_tree::game::hard::Revealed;
+    use wordle_tree::search::bound::INFEASIBLE;
+    use wordle_tree::search::Objective;
+    let obj = Objective::total();
+    let mut kinds = [0usize; 2];
+    for seed in 0..4u64 {
+        let mut rng = Rng(seed + 4021);
+        let max = [3u8, 4][seed as usize % 2];
+        let (a, g) = (14 + rng.below(14), 4 + rng.below(6));
+        let game = common::random_game(&mut rng, a, g);
+        let table = FeedbackTable::build(&game);
+        let ids = game.all_answer_ids();
+        let truth: BTreeMap<GuessId, u64> = (0..game.n_guesses())
+            .map(GuessId::new)
+            .map(|opener| {
+                let word = game.guesses[opener.index()];
+                let mut total = 0;
+                for (f, b) in wordle_tree::game::candidates::partition(&table, opener, &ids) {
+                    total += if f.is_all_green() {
+                        1
+                    } else {
+                        let r = Some(Revealed::default().after(word, f));
+                        common::brute(&game, &table, &obj, max, &b, 2, r)
+                    };
+                }
+                (opener, total)
+            })
+            .collect();
+        for t in truth.values() {
+            kinds[usize::from(*t >= INFEASIBLE as u64)] += 1;
+        }
+        for scans in [u64::MAX, 1, 0] {
+            let tmp = tempfile::tempdir().unwrap();
+            let dir = ResultsDir::open(tmp.path(), &game, true, max).unwrap();
+            let s = Settings {
+                max_guesses: max,
+                exact: true,
+                threads: 1,
+                feasibility_scans: scans,
+                ..settings(true, None, 1)
+            };
+            run(&game, &table, &dir, &s);
+            let scan = dir.scan().unwrap();
+            assert_eq!(scan.records.len(), game.n_guesses(), "seed {seed}");
+            for (g, r) in &scan.records {
+                let want = if truth[g] >= INFEASIBLE as u64 {
+                    Outcome::CannotFinish
+                } else {
+                    Outcome::Exact(truth[g])
+                };
+                assert_eq!(r.outcome, want, "seed {seed}, scans {scans}, {}", r.opener);
+            }
+        }
+    }
+    assert!(
+        kinds[0] > 0 && kinds[1] > 0,
+        "both outcomes occur: {kinds:?}"
+    );
 }

@@ -33,6 +33,7 @@ fn settings() -> Settings {
         threads: 1,
         memory_limit: 32 << 20,
         exact: true,
+        feasibility_scans: wordle_tree::jobs::openers::FEASIBILITY_SCANS,
     }
 }
 

@@ -23,7 +23,10 @@
 //! `--exact` ([`Settings::exact`]): no cutoff and no prepass; each opener is first
 //! asked whether it can finish at all (the feasibility objective of `check`, smallest
 //! bucket first, on a second solver per worker: refuting an opener this way is far
-//! cheaper than the total's search), then solved exactly, then its optimal tree is
+//! cheaper than the total's search; each bucket gets at most
+//! [`Settings::feasibility_scans`] state scans, since a feasible opener's witness can
+//! cost several times its exact total in hard mode, and past them the total's search
+//! settles feasibility too), then solved exactly, then its optimal tree is
 //! read back from the transposition table and replayed for its max depth
 //! ([`Record::max_depth`]); the replayed total must equal the one proved. Openers
 //! with the same set of letters (`scull`, `sculs`, `culls`) share their all-gray
@@ -174,6 +177,11 @@ pub struct Settings {
     /// `--exact`: every opener's exact total (no cutoff, no prepass; `cutoff` is
     /// ignored), feasibility settled first, and the max depth of its optimal tree.
     pub exact: bool,
+    /// With `exact`: the state scans each bucket's feasibility may take before the
+    /// pre-pass gives up and leaves the opener to the total's search
+    /// ([`FEASIBILITY_SCANS`] by default; `u64::MAX`: no limit; 0: it settles only
+    /// what needs no scan, one or two candidates).
+    pub feasibility_scans: u64,
 }
 
 /// What a run did.
@@ -336,7 +344,7 @@ impl<'a> OpenerJob for OpenersJob<'a> {
         };
         let states0 = states();
         let solved = match &w.feasibility {
-            Some(f) => solve_exactly(&w.total, f, g, self.stop),
+            Some(f) => solve_exactly(&w.total, f, g, self.settings.feasibility_scans, self.stop),
             None => w
                 .total
                 .opener_cost(g, c)
@@ -387,12 +395,19 @@ fn solve_exactly(
     solver: &Solver,
     feasibility: &Solver,
     opener: GuessId,
+    scans: u64,
     stop: &AtomicBool,
 ) -> Result<Result<(Outcome, Option<u8>), String>, SolveError> {
-    if !can_finish(feasibility, opener)? {
+    let feasible = match can_finish(feasibility, opener, scans)? {
+        Some(false) => return Ok(Ok((Outcome::CannotFinish, None))),
+        Some(true) => true,
+        None => false,
+    };
+    let outcome = Outcome::from_cost(solver.opener_cost(opener, None)?);
+    if outcome == Outcome::CannotFinish && !feasible {
+        // The pre-pass gave up; the total's search refuted the opener.
         return Ok(Ok((Outcome::CannotFinish, None)));
     }
-    let outcome = Outcome::from_cost(solver.opener_cost(opener, None)?);
     let Outcome::Exact(total) = outcome else {
         return Ok(Err(format!(
             "opener {}: feasible within {} guesses, but the exact search says {outcome:?}",
@@ -452,20 +467,37 @@ fn opener_buckets(
     buckets
 }
 
+/// Scans ([`Solver::cost_below_within`]) each bucket may take in [`can_finish`]
+/// before the pre-pass gives up and leaves the opener to the total's search. The
+/// openers it refutes take a few hundred scans in all (NYT 2023 hard: `danio` 96,
+/// `weigh` 198, `dishy` 472); a feasible opener's witness is what costs: NYT 2023
+/// hard, one thread (session 25), `pelts` 11.3 CPU-s of feasibility against 2.0 of
+/// total, `teels` 10.4 against 3.3, `sigri` 19.6 against 10.8.
+pub const FEASIBILITY_SCANS: u64 = 4096;
+
 /// Whether some tree from `opener` finds every answer within the maximum guesses,
 /// by `feasibility` (a solver with [`Objective::feasibility`]): the question of
 /// [`crate::jobs::check::opener_within`], asked serially on this thread (so the worker's
 /// CPU time counts it), smallest bucket first, stopping at the first that fails.
-fn can_finish(feasibility: &Solver, opener: GuessId) -> Result<bool, SolveError> {
+/// `None`: a bucket ran past `scans` state scans first, the question is left to the
+/// total's search (whose cost says `cannot-finish` just as well).
+fn can_finish(
+    feasibility: &Solver,
+    opener: GuessId,
+    scans: u64,
+) -> Result<Option<bool>, SolveError> {
     let left = feasibility.config().max_guesses;
     for (_, b, revealed) in opener_buckets(feasibility, opener) {
-        if left <= 1
-            || feasibility.cost_below(&b, left - 1, &revealed, INFEASIBLE, None)? >= INFEASIBLE
-        {
-            return Ok(false);
+        if left <= 1 {
+            return Ok(Some(false));
+        }
+        match feasibility.cost_below_within(&b, left - 1, &revealed, INFEASIBLE, scans)? {
+            Some(v) if v >= INFEASIBLE => return Ok(Some(false)),
+            Some(_) => {}
+            None => return Ok(None),
         }
     }
-    Ok(true)
+    Ok(Some(true))
 }
 
 /// The total and max depth of the optimal tree from `opener`, built from the
