@@ -467,8 +467,9 @@ fn opener_buckets(
     buckets
 }
 
-/// Scans ([`Solver::cost_below_within`]) each bucket may take in [`can_finish`]
-/// before the pre-pass gives up and leaves the opener to the total's search. The
+/// Scans ([`Solver::cost_below_within`]) each bucket may take in the feasibility
+/// pre-pass (`can_finish`) before it gives up and leaves the opener to the total's
+/// search. The
 /// openers it refutes take a few hundred scans in all (NYT 2023 hard: `danio` 96,
 /// `weigh` 198, `dishy` 472); a feasible opener's witness is what costs: NYT 2023
 /// hard, one thread (session 25), `pelts` 11.3 CPU-s of feasibility against 2.0 of
