@@ -70,45 +70,47 @@ fn item(line: &str) -> Option<Item<'_>> {
 
 #[test]
 fn the_zsh_lines_are_read_as_options_positionals_and_commands() {
-    assert_eq!(
-        item(r"'(--tree)--opener=[No tree\: open with this word]:OPENER:_default' \"),
-        Some(Item::Option {
-            name: "--opener",
-            help: r"No tree\: open with this word"
-        })
-    );
-    assert_eq!(
-        item(r"'--hard[]' \"),
-        Some(Item::Option {
-            name: "--hard",
-            help: ""
-        })
-    );
-    assert_eq!(
-        item(r"'*::history -- The guesses\: salet\:BYBBY:_default' \"),
-        Some(Item::Positional {
-            spec: r"history -- The guesses\: salet\:BYBBY"
-        })
-    );
-    assert_eq!(
-        item(r"':file:_files' \"),
-        Some(Item::Positional { spec: "file" })
-    );
-    assert_eq!(
-        item(r"'play:Play along\: suggests a guess' \"),
-        Some(Item::Command {
-            name: "play",
-            about: r"Play along\: suggests a guess"
-        })
-    );
-    assert_eq!(
-        item(r"'path:' \"),
-        Some(Item::Command {
-            name: "path",
-            about: ""
-        })
-    );
-    assert_eq!(item(r#"":: :_wordle-tree_commands" \"#), None);
+    let cases = [
+        (
+            r"'(--tree)--opener=[No tree\: open with this word]:OPENER:_default' \",
+            Some(Item::Option {
+                name: "--opener",
+                help: r"No tree\: open with this word",
+            }),
+        ),
+        (
+            r"'--hard[]' \",
+            Some(Item::Option {
+                name: "--hard",
+                help: "",
+            }),
+        ),
+        (
+            r"'*::history -- The guesses\: salet\:BYBBY:_default' \",
+            Some(Item::Positional {
+                spec: r"history -- The guesses\: salet\:BYBBY",
+            }),
+        ),
+        (r"':file:_files' \", Some(Item::Positional { spec: "file" })),
+        (
+            r"'play:Play along\: suggests a guess' \",
+            Some(Item::Command {
+                name: "play",
+                about: r"Play along\: suggests a guess",
+            }),
+        ),
+        (
+            r"'path:' \",
+            Some(Item::Command {
+                name: "path",
+                about: "",
+            }),
+        ),
+        (r#"":: :_wordle-tree_commands" \"#, None),
+    ];
+    for (line, want) in cases {
+        assert_eq!(item(line), want, "{line}");
+    }
 }
 
 /// Every command has an about line and every argument of every command (global
