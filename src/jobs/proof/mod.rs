@@ -64,6 +64,7 @@ pub mod merge;
 pub mod outcome;
 pub mod plan;
 pub mod run;
+pub mod split;
 pub mod unit_file;
 
 pub use journal::{Journal, JOURNAL_EVERY, JOURNAL_MIN};
