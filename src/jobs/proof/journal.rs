@@ -5,7 +5,9 @@
 //! the unit's top, exact or bounded, rewritten atomically at most every
 //! [`JOURNAL_EVERY`] and once more when the run stops, removed once the unit's file is
 //! written. A rerun skips the guesses it holds, so a unit of hours resumes guess by
-//! guess.
+//! guess. Processes that split a unit ([`super::split`]) keep one journal each (the
+//! holder `part.<KEY>.txt`, a joiner `part.<KEY>.by-<TAG>.txt`, [`joiner_part`]);
+//! [`facts`] reads them all as one, and all are removed with the unit's file written.
 //!
 //! Invariants: its entries are facts about single guesses (true under any cutoff), so
 //! it never changes a unit's result, only how much is searched again: tested against a

@@ -20,11 +20,17 @@
 //! take over each other's unstarted units ([`run_units`] with `others`): a shard done with
 //! its own units goes on with the others', largest first, once the directory shows
 //! that other shards work there. Claims never decide a result (only unit files do).
+//! A shard with nothing left to take then joins the large units other processes
+//! still hold ([`split`]): their second guesses are split by slice claims, and the
+//! holder of a unit writes it once a pass of its meets no slice held elsewhere.
 //!
 //! Trade-off, measured (release build, 2 cores shared with another long job): a unit
 //! is one thread's serial search, so a claim's tail is as long as its hardest unit:
 //! `lants` within 6 on `wordle-all` is 166 units; 165 settled in 599 s, all but two of
 //! them in under a second, and the last, `YBBBG` (354 candidates), took 610 s alone.
+//! Split (total objective, shards only), such a unit's tail is shared: see
+//! [`split`] for the measured skewed proof. A run alone does not split (no slice
+//! claims to pay for).
 
 use super::journal::{self, Journal, JOURNAL_MIN};
 use super::outcome::{Goal, Outcome, ProofError, Record};

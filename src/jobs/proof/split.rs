@@ -39,7 +39,7 @@ use super::outcome::ProofError;
 use super::plan::Plan;
 use crate::game::{Game, GuessId};
 use crate::search::{Settled, Share, Solver, TopLog};
-use crate::store::claim::Claimer;
+use crate::store::claim::{Claimer, Taken};
 use crate::store::entry::FileIo;
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -72,8 +72,9 @@ struct SliceState {
     best: Option<(GuessId, u32)>,
     seen: Vec<Stamp>,
     read: Instant,
-    /// The slices this pass holds.
+    /// The slices this pass holds, and those it found held elsewhere.
     held: BTreeSet<usize>,
+    busy: BTreeSet<usize>,
     /// Set once a guess was left to another process.
     partial: bool,
     error: Option<ProofError>,
@@ -106,6 +107,7 @@ impl<'a> Slices<'a> {
                 seen,
                 read: Instant::now(),
                 held: BTreeSet::new(),
+                busy: BTreeSet::new(),
                 partial: false,
                 error: None,
             }),
@@ -146,7 +148,13 @@ impl<'a> Slices<'a> {
             Settled::AtLeast(v) => v >= cutoff,
         };
         if !st.held.contains(&n) {
-            match self.claims.claim(&self.name(n)) {
+            // A slice found held elsewhere stays so for this pass (asked once).
+            let claimed = if st.busy.contains(&n) {
+                Ok(Some(Taken::Busy(None)))
+            } else {
+                self.claims.claim(&self.name(n))
+            };
+            match claimed {
                 Ok(None) => {
                     st.held.insert(n);
                     // Taken over from a dead holder, or freed since the pass began.
@@ -154,6 +162,7 @@ impl<'a> Slices<'a> {
                 }
                 // Another process (or another run in this one) holds it.
                 Ok(Some(_)) => {
+                    st.busy.insert(n);
                     if st.read.elapsed() >= REREAD {
                         self.reread(&mut st);
                     }
