@@ -77,6 +77,9 @@ pub struct Status {
     /// Set (and `last` empty) when the call reports a large unit in progress instead
     /// of a finished one: at most once a minute per unit, from its journal.
     pub working: Option<Working>,
+    /// Units of other processes this run joined ([`split`]): searched a share of
+    /// their second guesses, left to their holders to write.
+    pub joined: usize,
 }
 
 /// A large unit in progress, as its journal stands.
@@ -221,6 +224,7 @@ pub fn run_units(
             bound: plan.here + bounds.iter().sum::<u64>(),
             last: None,
             working: None,
+            joined: 0,
         }),
         shared: Mutex::new((bounds, std::mem::take(&mut scan.done))),
         own,
@@ -408,6 +412,16 @@ impl UnitsJob<'_> {
                 let _ = std::fs::remove_file(&path);
             }
             r?;
+            let st = {
+                let mut st = self.status.lock().unwrap();
+                st.joined += 1;
+                st.clone()
+            };
+            (self.progress)(&Status {
+                last: None,
+                working: None,
+                ..st
+            });
             if let Some(rec) = self.stored(i) {
                 self.settled(i, rec, true, 0);
             }
