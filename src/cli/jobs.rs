@@ -394,11 +394,13 @@ impl<'a> Units<'a> {
         // taken over from other shards).
         let solved = std::sync::atomic::AtomicUsize::new(0);
         let last_mine = std::sync::atomic::AtomicUsize::new(todo.len());
+        let joined = std::sync::atomic::AtomicUsize::new(0);
         let show = |st: &Status| {
             if st.last.is_some() {
                 solved.fetch_add(1, Ordering::Relaxed);
             }
             last_mine.fetch_max(st.mine, Ordering::Relaxed);
+            joined.fetch_max(st.joined, Ordering::Relaxed);
             let line = format!(
                 "units {}/{} (this run {}/{}), {}, time left ~{}",
                 st.done,
@@ -455,12 +457,18 @@ impl<'a> Units<'a> {
         let done_mine = todo.iter().filter(|i| scan.done.contains_key(i)).count();
         let c = solver.counters();
         let taken = last_mine.load(Ordering::Relaxed) - todo.len();
+        let joined = joined.load(Ordering::Relaxed);
         outln!(
-            "this run: {} units {}{} in {:.1} s wall; states searched {}; table hits {} of {} probes ({:.1}%)",
+            "this run: {} units {}{}{} in {:.1} s wall; states searched {}; table hits {} of {} probes ({:.1}%)",
             solved.load(Ordering::Relaxed),
             self.verb,
             if taken > 0 {
                 format!(" ({taken} taken over from other shards)")
+            } else {
+                String::new()
+            },
+            if joined > 0 {
+                format!(", joined {joined} held by another process")
             } else {
                 String::new()
             },

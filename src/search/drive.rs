@@ -16,7 +16,7 @@ use super::scan::{Prepared, Scanned};
 use super::scratch::Level;
 use super::state::State;
 use super::tt::Key;
-use super::{Buckets, OpenerCost, Settled, SolveError, Solver, Top, TopLog};
+use super::{Buckets, OpenerCost, Settled, Share, SolveError, Solver, Top, TopLog};
 use crate::game::candidates::partition;
 use crate::game::feedback::Feedback;
 use crate::game::hard::Revealed;
@@ -121,6 +121,17 @@ impl Solver<'_> {
         let (value, guess) = ((b >> 16) as u32, GuessId((b & 0xffff) as u16));
         let best_guess = (value < cutoff).then_some(guess);
         let proved = race.proved.load(Ordering::Relaxed);
+        if race.elsewhere.load(Ordering::Relaxed) {
+            // Some guesses were left to other processes (`TopLog::share`): the best
+            // of the rest, stored nowhere; the caller knows it is partial.
+            return Top {
+                cost: value,
+                guess: best_guess,
+                lower_bound: prep.lb,
+                examined: race.next.load(Ordering::Relaxed).min(root.order.len()),
+                guesses: root.order.len(),
+            };
+        }
         let (examined, guesses) = (race.next.load(Ordering::Relaxed), root.order.len());
         if race.cut_short.load(Ordering::Relaxed) && examined < guesses {
             // Every guess before `examined` was expanded to the end (the workers
@@ -211,6 +222,39 @@ impl Solver<'_> {
                     continue;
                 }
                 _ => {}
+            }
+            let mut cutoff = cutoff;
+            if let Some(share) = log.and_then(|l| l.share) {
+                match share(k, g, cutoff) {
+                    Share::Mine(None) => {}
+                    Share::Mine(Some((h, v))) => {
+                        if v < cutoff {
+                            race.best.fetch_min(pack(v, h), Ordering::Relaxed);
+                            cutoff = race.cutoff();
+                            if glb >= cutoff {
+                                race.proved.fetch_min(glb, Ordering::Relaxed);
+                                break;
+                            }
+                        }
+                    }
+                    Share::Settled(Settled::Exact(v)) if v < cutoff => {
+                        race.best.fetch_min(pack(v, g), Ordering::Relaxed);
+                        continue;
+                    }
+                    Share::Settled(Settled::Exact(v)) => {
+                        race.proved.fetch_min(v, Ordering::Relaxed);
+                        continue;
+                    }
+                    Share::Settled(Settled::AtLeast(v)) if v >= cutoff => {
+                        race.proved.fetch_min(v, Ordering::Relaxed);
+                        continue;
+                    }
+                    // A bound below this cutoff decides nothing here: left out too.
+                    Share::Settled(Settled::AtLeast(_)) | Share::Elsewhere => {
+                        race.elsewhere.store(true, Ordering::Relaxed);
+                        continue;
+                    }
+                }
             }
             below.ctr.expansions += 1;
             let v = self.expand(g, st, prep.w, cutoff, level, &mut below);
@@ -589,6 +633,8 @@ struct Race {
     cut_short: AtomicBool,
     /// Taken by the one guess expanded while no cost is known (with a deadline).
     uncut: AtomicBool,
+    /// Set when a guess was left to another process ([`Share::Elsewhere`]).
+    elsewhere: AtomicBool,
 }
 
 impl Race {
@@ -614,6 +660,7 @@ impl Race {
             next: AtomicUsize::new(0),
             cut_short: AtomicBool::new(false),
             uncut: AtomicBool::new(false),
+            elsewhere: AtomicBool::new(false),
         }
     }
 

@@ -199,9 +199,29 @@ pub enum Settled {
 /// one becomes the incumbent; a bound at least the cutoff rules its guess out), and
 /// `record`, called with each guess this search settles there. Lets a unit of
 /// `crate::jobs::proof` that takes hours resume guess by guess instead of from scratch.
+///
+/// `share` lets processes split the top level between them: asked before a guess
+/// not settled by `known` is expanded, with its position in the top order (sorted
+/// by bound: the same in every process searching the state) and the cutoff it
+/// would be expanded under ([`Share`]). A search told [`Share::Elsewhere`] for
+/// some guess has not settled the state: it stores nothing of it, and its result
+/// (the best of the guesses it saw) is only for the caller, which knows.
 pub struct TopLog<'a> {
     pub known: &'a std::collections::HashMap<GuessId, Settled>,
     pub record: &'a (dyn Fn(GuessId, Settled) + Sync),
+    pub share: Option<&'a (dyn Fn(usize, GuessId, u32) -> Share + Sync)>,
+}
+
+/// Who settles a guess at the top of a shared search ([`TopLog::share`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Share {
+    /// This search: expand it; with the best exact cost another process found so
+    /// far (a guess and its cost: an incumbent for this search too).
+    Mine(Option<(GuessId, u32)>),
+    /// Another process settled it so (exact, or a bound at least the cutoff asked).
+    Settled(Settled),
+    /// Another process holds it: skip it (this search is then partial).
+    Elsewhere,
 }
 
 /// What [`Solver::settle_buckets`] found of a guess's buckets.

@@ -257,6 +257,13 @@ impl Claimer {
         if self.held.lock().unwrap().contains(&path) {
             return Ok(Some(Taken::Mine));
         }
+        // A live claim in the way is told without writing anything (a claim file
+        // costs a sync).
+        if std::fs::symlink_metadata(&path).is_ok() {
+            if let Some(busy) = self.judge(&path) {
+                return Ok(Some(busy));
+            }
+        }
         for _ in 0..3 {
             match self.create(&path) {
                 Ok(()) => {

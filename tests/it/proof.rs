@@ -681,3 +681,236 @@ fn a_journal_of_another_proof_is_refused_and_a_damaged_one_ignored() {
     assert!(!part.exists());
     assert!(plan.path(dir.path(), 0).exists());
 }
+
+/// The claim name of unit `i` (`BBBBB.txt`: its claim is `claim.BBBBB.txt`).
+fn claim_name(plan: &Plan, i: usize) -> String {
+    let name = plan.units[i].key.file_name();
+    name.strip_prefix("unit.").unwrap_or(&name).to_string()
+}
+
+/// A claimer of `dir` as a live process on another host.
+fn other_host(dir: &Path, pid: u32) -> wordle_tree::store::claim::Claimer {
+    use wordle_tree::store::claim::{Claimer, Holder, LEASE};
+    let h = Holder {
+        host: "elsewhere".into(),
+        pid,
+        start: 0,
+        task: String::new(),
+    };
+    Claimer::with_holder(dir, h, LEASE)
+}
+
+/// The guesses each journal of unit 0 in `dir` holds.
+fn journal_guesses(
+    game: &Game,
+    plan: &Plan,
+    dir: &Path,
+) -> Vec<(std::path::PathBuf, Vec<GuessId>)> {
+    let mut out = Vec::new();
+    for path in proof::journal::parts(plan, dir, 0) {
+        if !path.exists() {
+            continue;
+        }
+        let (j, damaged) = proof::Journal::open_at(game, plan, 0, path.clone()).unwrap();
+        assert_eq!(damaged, None);
+        out.push((path, j.known().keys().copied().collect()));
+    }
+    out
+}
+
+/// Runs passes of unit 0 (claiming as `claims`, journaling to `part`) until one is
+/// whole; its value.
+fn passes_until_whole(
+    game: &Game,
+    table: &FeedbackTable,
+    plan: &Plan,
+    dir: &Path,
+    claims: &wordle_tree::store::claim::Claimer,
+    part: std::path::PathBuf,
+) -> u32 {
+    let s = solver(game, table, false);
+    let (j, _) = proof::Journal::open_at(game, plan, 0, part).unwrap();
+    let name = claim_name(plan, 0);
+    loop {
+        let r = proof::split::pass(&s, plan, dir, 0, claims, &name, u32::MAX / 2, &j).unwrap();
+        if let Some(v) = r {
+            return v;
+        }
+        proof::split::wait_for_slices(dir, &name, std::time::Duration::from_secs(1), &NEVER);
+    }
+}
+
+#[test]
+fn a_split_unit_gives_the_plain_cost_and_each_guess_is_searched_once() {
+    let (game, g) = journal_game(11);
+    let table = FeedbackTable::build(&game);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    let unit = &plan.units[0];
+    let want = solver(&game, &table, false)
+        .cost_below(&unit.ids, unit.left, &unit.revealed, u32::MAX / 2, None)
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let name = claim_name(&plan, 0);
+    let (a, b) = (other_host(dir.path(), 1), other_host(dir.path(), 2));
+    // B holds the first slice (the best guesses): A's pass settles the rest only.
+    let first = proof::split::slice_name(&name, 0);
+    assert_eq!(b.claim(&first).unwrap(), None);
+    let s = solver(&game, &table, false);
+    let part_a = proof::journal::joiner_part(&plan, dir.path(), 0, "a");
+    let (ja, _) = proof::Journal::open_at(&game, &plan, 0, part_a.clone()).unwrap();
+    let r = proof::split::pass(&s, &plan, dir.path(), 0, &a, &name, u32::MAX / 2, &ja).unwrap();
+    assert_eq!(r, None, "a pass with a slice held elsewhere is partial");
+    drop(ja);
+    // Then B searches its slice (and reads the rest from A's journal): whole, and A's
+    // next pass is whole from the journals alone.
+    b.release(&first);
+    let part_b = proof::journal::joiner_part(&plan, dir.path(), 0, "b");
+    let vb = passes_until_whole(&game, &table, &plan, dir.path(), &b, part_b);
+    let va = passes_until_whole(&game, &table, &plan, dir.path(), &a, part_a.clone());
+    assert_eq!((va, vb), (want, want));
+    // No guess in two journals, both searched some, and no slice claim is left.
+    let parts = journal_guesses(&game, &plan, dir.path());
+    assert_eq!(parts.len(), 2, "{parts:?}");
+    assert!(parts.iter().all(|(_, gs)| !gs.is_empty()), "{parts:?}");
+    let mut all: Vec<GuessId> = parts.iter().flat_map(|(_, gs)| gs.clone()).collect();
+    let n = all.len();
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), n, "a guess searched twice");
+    let claims: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("claim."))
+        .collect();
+    assert!(claims.is_empty(), "{claims:?}");
+    // An interrupted pass stops with the error and leaves no claim either.
+    let stop = AtomicBool::new(true);
+    let s = solver(&game, &table, false).with_stop(&stop);
+    let fresh = tempfile::tempdir().unwrap();
+    let part = proof::journal::joiner_part(&plan, fresh.path(), 0, "c");
+    let (j, _) = proof::Journal::open_at(&game, &plan, 0, part).unwrap();
+    let r = proof::split::pass(&s, &plan, fresh.path(), 0, &a, &name, u32::MAX / 2, &j);
+    assert!(matches!(r, Err(ProofError::Solve(_))), "{r:?}");
+    let left = std::fs::read_dir(fresh.path())
+        .unwrap()
+        .filter(|e| {
+            let n = e.as_ref().unwrap().file_name();
+            n.to_string_lossy().starts_with("claim.")
+        })
+        .count();
+    assert_eq!(left, 0);
+}
+
+#[test]
+fn a_killed_slice_is_taken_over_without_searching_its_settled_guesses_again() {
+    use wordle_tree::store::claim::{Claimer, Holder, LEASE};
+    let (game, g) = journal_game(11);
+    let table = FeedbackTable::build(&game);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    let unit = &plan.units[0];
+    let want = solver(&game, &table, false)
+        .cost_below(&unit.ids, unit.left, &unit.revealed, u32::MAX / 2, None)
+        .unwrap();
+    // A reference run's journal: the guesses a killed process had settled, as it
+    // flushed them, are half of it.
+    let reference = tempfile::tempdir().unwrap();
+    let (o, _) = solve_journaled(&game, &table, &plan, reference.path());
+    assert!(matches!(o, Outcome::Exact(..)), "{o:?}");
+    let (done, _) = proof::Journal::open(&game, &plan, reference.path(), 0).unwrap();
+    let half: Vec<(GuessId, wordle_tree::search::Settled)> = done
+        .known()
+        .iter()
+        .map(|(g, s)| (*g, *s))
+        .step_by(2)
+        .collect();
+    assert!(!half.is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let dead_part = proof::journal::joiner_part(&plan, dir.path(), 0, "killed");
+    let (dead, _) = proof::Journal::open_at(&game, &plan, 0, dead_part).unwrap();
+    for &(g, s) in &half {
+        dead.record(g, s);
+    }
+    dead.flush();
+    drop(dead);
+    // Its slice claim stays behind: a process of this host that is gone.
+    let me = Holder::this_process(|_| None);
+    let gone = Holder {
+        pid: u32::MAX - 7,
+        start: 1,
+        ..me
+    };
+    let killed = Claimer::with_holder(dir.path(), gone, LEASE);
+    let name = claim_name(&plan, 0);
+    let first = proof::split::slice_name(&name, 0);
+    assert_eq!(killed.claim(&first).unwrap(), None);
+    std::mem::forget(killed); // as SIGKILL: no release
+                              // A live process takes the slice over and settles the unit; none of the guesses
+                              // the killed one settled is in its journal.
+    let live = Claimer::new(dir.path());
+    let part = proof::journal::joiner_part(&plan, dir.path(), 0, "live");
+    let v = passes_until_whole(&game, &table, &plan, dir.path(), &live, part.clone());
+    assert_eq!(v, want);
+    let (j, _) = proof::Journal::open_at(&game, &plan, 0, part).unwrap();
+    for (g, _) in &half {
+        assert!(!j.known().contains_key(g), "{g:?} searched again");
+    }
+    drop(live);
+    assert!(!dir.path().join(format!("claim.{first}")).exists());
+}
+
+#[test]
+fn shards_that_split_a_large_unit_give_the_serial_total_and_tree() {
+    let (game, g) = journal_game(13);
+    let table = FeedbackTable::build(&game);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    assert!(plan.units[0].ids.len() >= proof::JOURNAL_MIN);
+    let serial = tempfile::tempdir().unwrap();
+    run_shard(&game, &table, &plan, serial.path(), (1, 1));
+    let (want, want_tree) =
+        match proof::merge(&game, &plan, &scan(&game, &table, &plan, serial.path())).unwrap() {
+            Verdict::Proved { total, tree } => (total, tree),
+            other => panic!("{other:?}"),
+        };
+    for count in [2, 3] {
+        let dir = tempfile::tempdir().unwrap();
+        std::thread::scope(|sc| {
+            for i in 1..=count {
+                let (game, table, plan, dir) = (&game, &table, &plan, dir.path());
+                sc.spawn(move || {
+                    let s = solver(game, table, false);
+                    let mut scan = proof::scan_dir(game, table, plan, dir).unwrap();
+                    let todo = plan.shard(i, count);
+                    let others: Vec<usize> = (0..plan.units.len())
+                        .filter(|p| !todo.contains(p))
+                        .collect();
+                    proof::run_units(
+                        &s,
+                        table,
+                        plan,
+                        dir,
+                        &mut scan,
+                        &todo,
+                        &others,
+                        &NEVER,
+                        &|_| {},
+                    )
+                    .unwrap();
+                });
+            }
+        });
+        match proof::merge(&game, &plan, &scan(&game, &table, &plan, dir.path())).unwrap() {
+            Verdict::Proved { total, tree } => {
+                assert_eq!(total, want, "{count} shards");
+                assert!(tree.verify(&game).is_valid());
+                assert!(tree == want_tree, "{count} shards: another tree");
+            }
+            other => panic!("{count} shards: {other:?}"),
+        }
+        let left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("claim.") || n.starts_with("part."))
+            .collect();
+        assert!(left.is_empty(), "{count} shards left {left:?}");
+    }
+}

@@ -7,9 +7,10 @@
 //! [`crate::jobs::check::sweep_within`] (its verdict lines count the other shards'
 //! openers it settled, and name its own that another live process still held). Not
 //! yet wired: a proof's units, which do the same with their own code in
-//! [`crate::jobs::proof`] (written first; it could move onto [`run`]). A unit is
-//! never split: on a skewed proof (one bucket most of the work) the shard holding
-//! that unit ends last whatever the others take over (docs/guide/cluster.md).
+//! [`crate::jobs::proof`] (written first; it could move onto [`run`]). A unit here
+//! is never split; a proof's large units are, by their second guesses
+//! ([`crate::jobs::proof::split`]), so on a skewed proof (one bucket most of the
+//! work) the other shards join the shard holding that unit (docs/guide/cluster.md).
 //!
 //! **How.** The queue is this run's own units, then the other shards' units
 //! (`others`). Before a unit is searched it is claimed with `claim.<NAME>.txt`

@@ -5,7 +5,9 @@
 //! the unit's top, exact or bounded, rewritten atomically at most every
 //! [`JOURNAL_EVERY`] and once more when the run stops, removed once the unit's file is
 //! written. A rerun skips the guesses it holds, so a unit of hours resumes guess by
-//! guess.
+//! guess. Processes that split a unit ([`super::split`]) keep one journal each (the
+//! holder `part.<KEY>.txt`, a joiner `part.<KEY>.by-<TAG>.txt`, [`joiner_part`]);
+//! [`facts`] reads them all as one, and all are removed with the unit's file written.
 //!
 //! Invariants: its entries are facts about single guesses (true under any cutoff), so
 //! it never changes a unit's result, only how much is searched again: tested against a
@@ -59,6 +61,8 @@ pub struct Journal<'g> {
     state: Mutex<JournalState>,
     /// Told (guesses settled, best exact) at most every [`REPORT_EVERY`].
     report: Option<Report<'g>>,
+    /// Written at once when a guess beats every exact cost in it ([`Journal::eager`]).
+    eager: bool,
 }
 
 type Report<'g> = Box<dyn Fn(usize, Option<(GuessId, u32)>) + Sync + 'g>;
@@ -68,6 +72,8 @@ const REPORT_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 struct JournalState {
     entries: BTreeMap<GuessId, Settled>,
+    /// The least exact cost in `entries` (`u32::MAX`: none).
+    best: u32,
     written: Instant,
     reported: Instant,
     dirty: bool,
@@ -83,25 +89,28 @@ impl<'g> Journal<'g> {
         dir: &Path,
         i: usize,
     ) -> Result<(Journal<'g>, Option<String>), ProofError> {
-        let unit = &plan.units[i];
-        let path = plan.part_path(dir, i);
-        let mut head = format!("{PART_MAGIC}{VERSION}\n");
-        head += &plan.identity.lines();
-        let _ = writeln!(head, "unit {}", unit.key.text());
-        let _ = writeln!(head, "candidates {} {:016x}", unit.ids.len(), unit.ids_hash);
-        let (known, damaged) = match read_entry(&path, MAX_UNIT, "a unit journal") {
-            Ok(None) => (HashMap::new(), None),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (HashMap::new(), None),
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                (HashMap::new(), Some(e.to_string()))
-            }
-            Ok(Some(text)) => match read_part(game, plan, &head, &path, &text)? {
-                Ok(known) => (known, None),
-                Err(why) => (HashMap::new(), Some(why)),
-            },
-            Err(e) => return Err(ProofError::Io(FileIo(path, e))),
-        };
-        let entries = known.iter().map(|(g, s)| (*g, *s)).collect();
+        Journal::open_at(game, plan, i, plan.part_path(dir, i))
+    }
+
+    /// [`Journal::open`] for the journal at `path`: a process that joins a unit
+    /// another one holds keeps its own ([`joiner_part`]).
+    pub fn open_at(
+        game: &'g Game,
+        plan: &Plan,
+        i: usize,
+        path: PathBuf,
+    ) -> Result<(Journal<'g>, Option<String>), ProofError> {
+        let head = part_head(plan, i);
+        let (known, damaged) = read_one(game, plan, &head, &path)?;
+        let entries: BTreeMap<GuessId, Settled> = known.iter().map(|(g, s)| (*g, *s)).collect();
+        let best = entries
+            .values()
+            .filter_map(|s| match s {
+                Settled::Exact(v) => Some(*v),
+                Settled::AtLeast(_) => None,
+            })
+            .min()
+            .unwrap_or(u32::MAX);
         Ok((
             Journal {
                 game,
@@ -109,8 +118,10 @@ impl<'g> Journal<'g> {
                 head,
                 known,
                 report: None,
+                eager: false,
                 state: Mutex::new(JournalState {
                     entries,
+                    best,
                     written: Instant::now(),
                     reported: Instant::now(),
                     dirty: false,
@@ -128,6 +139,14 @@ impl<'g> Journal<'g> {
         self
     }
 
+    /// Writes the file at once whenever a guess recorded beats every exact cost in
+    /// it: processes that split the unit ([`super::split`]) learn each other's best
+    /// cost (their cutoff) within a slice, not [`JOURNAL_EVERY`].
+    pub fn eager(mut self) -> Self {
+        self.eager = true;
+        self
+    }
+
     /// The guesses an earlier run settled.
     pub fn known(&self) -> &HashMap<GuessId, Settled> {
         &self.known
@@ -137,9 +156,14 @@ impl<'g> Journal<'g> {
     /// is [`JOURNAL_EVERY`] old. The first write error is kept for [`Journal::error`].
     pub fn record(&self, g: GuessId, s: Settled) {
         let mut st = self.state.lock().unwrap();
+        let better = matches!(s, Settled::Exact(v) if v < st.best);
+        if let (true, Settled::Exact(v)) = (better, s) {
+            st.best = v;
+        }
+        let better = better && self.eager;
         st.entries.insert(g, s);
         st.dirty = true;
-        if st.written.elapsed() >= JOURNAL_EVERY {
+        if better || st.written.elapsed() >= JOURNAL_EVERY {
             self.write(&mut st);
         }
         if let Some(report) = &self.report {
@@ -191,6 +215,113 @@ impl<'g> Journal<'g> {
     /// a journal next to its unit's file is never read.
     pub fn remove(&self) {
         let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Everything of a journal of unit `i` before its entries: magic, identity, unit
+/// key and candidates.
+fn part_head(plan: &Plan, i: usize) -> String {
+    let unit = &plan.units[i];
+    let mut head = format!("{PART_MAGIC}{VERSION}\n");
+    head += &plan.identity.lines();
+    let _ = writeln!(head, "unit {}", unit.key.text());
+    let _ = writeln!(head, "candidates {} {:016x}", unit.ids.len(), unit.ids_hash);
+    head
+}
+
+/// The entries of the journal at `path` (none if missing) and why it was ignored if
+/// damaged. `Err` for a journal of another proof, or one that cannot be read.
+fn read_one(
+    game: &Game,
+    plan: &Plan,
+    head: &str,
+    path: &Path,
+) -> Result<(HashMap<GuessId, Settled>, Option<String>), ProofError> {
+    Ok(match read_entry(path, MAX_UNIT, "a unit journal") {
+        Ok(None) => (HashMap::new(), None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (HashMap::new(), None),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            (HashMap::new(), Some(e.to_string()))
+        }
+        Ok(Some(text)) => match read_part(game, plan, head, path, &text)? {
+            Ok(known) => (known, None),
+            Err(why) => (HashMap::new(), Some(why)),
+        },
+        Err(e) => return Err(ProofError::Io(FileIo(path.into(), e))),
+    })
+}
+
+/// The journal of unit `i` kept by a process that joins it while another holds it
+/// (`crate::jobs::proof::split`): `part.<KEY>.by-<TAG>.txt`, `tag` naming the
+/// process (host and process id, made file-name safe).
+pub fn joiner_part(plan: &Plan, dir: &Path, i: usize, tag: &str) -> PathBuf {
+    let main = plan.part_path(dir, i);
+    let name = main
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let stem = name.strip_suffix(".txt").unwrap_or(&name);
+    let tag: String = tag
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dir.join(format!("{stem}.by-{tag}.txt"))
+}
+
+/// Every journal of unit `i` in `dir`: its holder's and its joiners'.
+pub fn parts(plan: &Plan, dir: &Path, i: usize) -> Vec<PathBuf> {
+    let main = plan.part_path(dir, i);
+    let name = main
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let joined = format!("{}.by-", name.strip_suffix(".txt").unwrap_or(&name));
+    let mut out = vec![main];
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        let mut more: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(&joined) && n.ends_with(".txt"))
+            .map(|n| dir.join(n))
+            .collect();
+        more.sort();
+        out.extend(more);
+    }
+    out
+}
+
+/// What every journal of unit `i` in `dir` knows, together: per guess, an exact
+/// cost if any journal has one, else the highest bound. Damaged journals are
+/// skipped (as [`Journal::open`] ignores one); one of another proof is an error.
+pub fn facts(
+    game: &Game,
+    plan: &Plan,
+    dir: &Path,
+    i: usize,
+) -> Result<HashMap<GuessId, Settled>, ProofError> {
+    let head = part_head(plan, i);
+    let mut all: HashMap<GuessId, Settled> = HashMap::new();
+    for path in parts(plan, dir, i) {
+        for (g, s) in read_one(game, plan, &head, &path)?.0 {
+            let e = all.entry(g).or_insert(s);
+            *e = match (*e, s) {
+                (Settled::Exact(a), Settled::Exact(b)) => Settled::Exact(a.min(b)),
+                (Settled::Exact(a), _) | (_, Settled::Exact(a)) => Settled::Exact(a),
+                (Settled::AtLeast(a), Settled::AtLeast(b)) => Settled::AtLeast(a.max(b)),
+            };
+        }
+    }
+    Ok(all)
+}
+
+/// Removes every journal of unit `i` (once its file is written).
+pub fn remove_parts(plan: &Plan, dir: &Path, i: usize) {
+    for path in parts(plan, dir, i) {
+        let _ = std::fs::remove_file(path);
     }
 }
 

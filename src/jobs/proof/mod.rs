@@ -30,7 +30,8 @@
 //!
 //! **Files.** One text file per finished unit, `DIR/unit.<KEY>.txt`, written
 //! atomically and checked whole when read ([`unit_file`]); a large unit in progress
-//! keeps a journal of its top level, `DIR/part.<KEY>.txt` ([`journal`]).
+//! keeps a journal of its top level, `DIR/part.<KEY>.txt` ([`journal`]), and shards
+//! that split it between them ([`split`]) one each more, `part.<KEY>.by-<TAG>.txt`.
 //!
 //! **Objectives.** The same units serve two questions, named by the identity line
 //! `objective` ([`Goal`]), so a `solve` directory and a `check` directory never mix:
@@ -51,8 +52,9 @@
 //! **Where things are.** [`outcome`]: the words they all share ([`ProofError`],
 //! [`Goal`], [`Outcome`], [`Record`]); [`plan`]: the units of a proof, their keys and
 //! identity; [`unit_file`]: a unit's file and the scan of a results directory or pack;
-//! [`journal`]: a large unit's journal; [`run`]: the units settled by the one job
-//! driver, and audits; [`merge`](mod@merge): the verdict. This file only re-exports
+//! [`journal`]: a large unit's journal; [`split`]: a large unit's second guesses
+//! split between processes; [`run`]: the units settled by the one job driver, and
+//! audits; [`merge`](mod@merge): the verdict. This file only re-exports
 //! their public items, at the paths they had when the proof was one file.
 //!
 //! Invariant across them: a plan is recomputed, never stored, by every process of a
@@ -64,6 +66,7 @@ pub mod merge;
 pub mod outcome;
 pub mod plan;
 pub mod run;
+pub mod split;
 pub mod unit_file;
 
 pub use journal::{Journal, JOURNAL_EVERY, JOURNAL_MIN};

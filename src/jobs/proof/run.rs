@@ -20,15 +20,22 @@
 //! take over each other's unstarted units ([`run_units`] with `others`): a shard done with
 //! its own units goes on with the others', largest first, once the directory shows
 //! that other shards work there. Claims never decide a result (only unit files do).
+//! A shard with nothing left to take then joins the large units other processes
+//! still hold ([`split`]): their second guesses are split by slice claims, and the
+//! holder of a unit writes it once a pass of its meets no slice held elsewhere.
 //!
 //! Trade-off, measured (release build, 2 cores shared with another long job): a unit
 //! is one thread's serial search, so a claim's tail is as long as its hardest unit:
 //! `lants` within 6 on `wordle-all` is 166 units; 165 settled in 599 s, all but two of
 //! them in under a second, and the last, `YBBBG` (354 candidates), took 610 s alone.
+//! Split (total objective, shards only), such a unit's tail is shared: see
+//! [`split`] for the measured skewed proof. A run alone does not split (no slice
+//! claims to pay for).
 
-use super::journal::{Journal, JOURNAL_MIN};
+use super::journal::{self, Journal, JOURNAL_MIN};
 use super::outcome::{Goal, Outcome, ProofError, Record};
 use super::plan::{subtree_cost, Plan, Unit};
+use super::split;
 use super::unit_file::{encode_record, read_record, Read, Scan};
 use crate::game::table::FeedbackTable;
 use crate::game::word::Word;
@@ -45,6 +52,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
+
+/// How long a unit's holder waits for slices others hold before it looks again
+/// (a dead holder's slice is taken over then).
+const WAIT_SLICES: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Where a proof stands: the bound proved so far and how many units are settled.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +77,9 @@ pub struct Status {
     /// Set (and `last` empty) when the call reports a large unit in progress instead
     /// of a finished one: at most once a minute per unit, from its journal.
     pub working: Option<Working>,
+    /// Units of other processes this run joined ([`split`]): searched a share of
+    /// their second guesses, left to their holders to write.
+    pub joined: usize,
 }
 
 /// A large unit in progress, as its journal stands.
@@ -210,18 +224,31 @@ pub fn run_units(
             bound: plan.here + bounds.iter().sum::<u64>(),
             last: None,
             working: None,
+            joined: 0,
         }),
         shared: Mutex::new((bounds, std::mem::take(&mut scan.done))),
         own,
         claims: (!is_pack(dir)).then(|| Claimer::new(dir)),
         ours: Mutex::new(vec![false; plan.units.len()]),
         shared_dir: AtomicBool::new(false),
+        tag: joiner_tag(),
+        split: !others.is_empty() && !is_pack(dir),
     };
     progress(&job.status.lock().unwrap());
     let threads = rayon::current_num_threads();
-    let result = driver::run(&job, &Queue::singles(pending), threads, stop);
+    let result =
+        driver::run(&job, &Queue::singles(pending), threads, stop).and_then(|_| job.join_units());
     scan.done = job.shared.into_inner().unwrap().1;
-    result.map(|_| ())
+    result
+}
+
+/// Names this run's journals of units it joins: host, process id and a serial (runs
+/// in one process, as tests start them, are apart too).
+fn joiner_tag() -> String {
+    static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let me = crate::store::claim::Holder::this_process(|_| None);
+    let n = SERIAL.fetch_add(1, Ordering::Relaxed);
+    format!("{}-{}-{n}", me.host, me.pid)
 }
 
 /// A proof's units as a [`Job`]: one unit per position in the plan, on one shared
@@ -245,6 +272,11 @@ struct UnitsJob<'a> {
     /// Set once the directory shows the work of another shard (see
     /// [`UnitsJob::shared`]).
     shared_dir: AtomicBool,
+    /// Names this run's journals of units it joins ([`journal::joiner_part`]).
+    tag: String,
+    /// Whether large units are split with other processes ([`split`]): for shards
+    /// (runs with `others`) only, so a run alone pays no slice claims.
+    split: bool,
 }
 
 impl UnitsJob<'_> {
@@ -289,6 +321,112 @@ impl UnitsJob<'_> {
     /// Whether unit `i` keeps a journal.
     fn journaled(&self, i: usize) -> bool {
         self.plan.identity.goal == Goal::Total && self.plan.units[i].ids.len() >= JOURNAL_MIN
+    }
+
+    /// Unit `i`'s cutoff from every unit's bound so far; `None` when there is nothing
+    /// to do (the cutoff is proved reached, or a `within` claim refuted).
+    fn beta(&self, i: usize) -> Option<u64> {
+        let plan = self.plan;
+        let (bounds, done) = &*self.shared.lock().unwrap();
+        if plan.identity.goal == Goal::Within
+            && done.values().any(|r| r.outcome == Outcome::Infeasible)
+        {
+            return None; // the claim is refuted
+        }
+        match plan.identity.cutoff {
+            None => Some(INFEASIBLE as u64),
+            Some(n) => {
+                let others = plan.here + bounds.iter().sum::<u64>() - bounds[i];
+                if others + bounds[i] >= n {
+                    return None; // the cutoff is proved reached
+                }
+                Some((n - others).min(INFEASIBLE as u64))
+            }
+        }
+    }
+
+    /// The journal of unit `i` at `path`, reporting its progress.
+    fn journal(&self, i: usize, path: std::path::PathBuf) -> Result<Journal<'_>, ProofError> {
+        let (plan, game) = (self.plan, self.solver.game());
+        let unit = &plan.units[i];
+        let (j, _damaged) = Journal::open_at(game, plan, i, path)?;
+        Ok(j.with_report(Box::new(move |settled, best| {
+            let mut st = self.status.lock().unwrap().clone();
+            st.last = None;
+            st.working = Some(Working {
+                key: unit.key.text(),
+                settled,
+                best: best.map(|(g, v)| (game.guesses[g.index()], v)),
+            });
+            (self.progress)(&st);
+        })))
+    }
+
+    /// The last step of [`run_units`] in a shared directory ([`split`]): with no unit
+    /// left to take, this run joins the journaled units other live processes hold,
+    /// largest first, one pass each (the guesses of the slices nobody has claimed).
+    /// A unit written meanwhile is read; one nobody holds is left as it is (a rerun
+    /// takes it).
+    fn join_units(&self) -> Result<(), ProofError> {
+        let Some(claims) = self.claims.as_ref().filter(|_| self.split) else {
+            return Ok(());
+        };
+        for i in 0..self.plan.units.len() {
+            if self.stop.load(Ordering::Relaxed) {
+                return Err(SolveError::Interrupted.into());
+            }
+            let done = self.shared.lock().unwrap().1.contains_key(&i);
+            if done || !self.journaled(i) || (!self.own[i] && !self.shared()) {
+                continue;
+            }
+            if let Some(rec) = self.stored(i) {
+                self.settled(i, rec, true, 0);
+                continue;
+            }
+            let name = self.claim_name(i);
+            match claims.claim(&name) {
+                Ok(Some(_)) => {} // held by another live process: join it
+                Ok(None) => {
+                    claims.release(&name);
+                    continue;
+                }
+                Err(_) => continue,
+            }
+            let Some(beta) = self.beta(i) else {
+                continue;
+            };
+            let path = journal::joiner_part(self.plan, self.dir, i, &self.tag);
+            let journal = self.journal(i, path.clone())?.eager();
+            let r = split::pass(
+                self.solver,
+                self.plan,
+                self.dir,
+                i,
+                claims,
+                &name,
+                beta as u32,
+                &journal,
+            );
+            if std::fs::symlink_metadata(self.plan.path(self.dir, i)).is_ok() {
+                // Written by its holder meanwhile: this journal is never read again.
+                let _ = std::fs::remove_file(&path);
+            }
+            r?;
+            let st = {
+                let mut st = self.status.lock().unwrap();
+                st.joined += 1;
+                st.clone()
+            };
+            (self.progress)(&Status {
+                last: None,
+                working: None,
+                ..st
+            });
+            if let Some(rec) = self.stored(i) {
+                self.settled(i, rec, true, 0);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -352,42 +490,47 @@ impl Job for UnitsJob<'_> {
     }
 
     fn solve(&self, _: &mut (), i: usize) -> Result<Option<Record>, ProofError> {
-        let (plan, game) = (self.plan, self.solver.game());
+        let plan = self.plan;
         let unit = &plan.units[i];
-        let beta = {
-            let (bounds, done) = &*self.shared.lock().unwrap();
-            if plan.identity.goal == Goal::Within
-                && done.values().any(|r| r.outcome == Outcome::Infeasible)
-            {
-                return Ok(None); // the claim is refuted: nothing to do
-            }
-            match plan.identity.cutoff {
-                None => INFEASIBLE as u64,
-                Some(n) => {
-                    let others = plan.here + bounds.iter().sum::<u64>() - bounds[i];
-                    if others + bounds[i] >= n {
-                        return Ok(None); // the cutoff is proved reached: nothing to do
-                    }
-                    (n - others).min(INFEASIBLE as u64)
-                }
-            }
+        let Some(beta) = self.beta(i) else {
+            return Ok(None); // nothing to do
         };
         let t = Instant::now();
         let journal = if self.journaled(i) {
-            let (j, _damaged) = Journal::open(game, plan, self.dir, i)?;
-            Some(j.with_report(Box::new(|settled, best| {
-                let mut st = self.status.lock().unwrap().clone();
-                st.last = None;
-                st.working = Some(Working {
-                    key: unit.key.text(),
-                    settled,
-                    best: best.map(|(g, v)| (game.guesses[g.index()], v)),
-                });
-                (self.progress)(&st);
-            })))
+            let j = self.journal(i, plan.part_path(self.dir, i))?;
+            Some(if self.split { j.eager() } else { j })
         } else {
             None
         };
+        if let (Some(claims), Some(j), true) = (&self.claims, &journal, self.split) {
+            // In a directory processes share, its guesses are split with them.
+            let name = self.claim_name(i);
+            let v = loop {
+                let whole = split::pass(
+                    self.solver,
+                    plan,
+                    self.dir,
+                    i,
+                    claims,
+                    &name,
+                    beta as u32,
+                    j,
+                )?;
+                if let Some(v) = whole {
+                    break v;
+                }
+                // Others hold slices: once they are done, a pass settles the unit.
+                split::wait_for_slices(self.dir, &name, WAIT_SLICES, self.stop);
+                if self.stop.load(Ordering::Relaxed) {
+                    return Err(SolveError::Interrupted.into());
+                }
+            };
+            let outcome = settle(self.solver, self.table, unit, beta as u32, v, self.stop)?;
+            return Ok(Some(Record {
+                outcome,
+                seconds: t.elapsed().as_secs_f64(),
+            }));
+        }
         let result = match plan.identity.goal {
             Goal::Total => solve_unit(
                 self.solver,
@@ -437,9 +580,9 @@ impl Job for UnitsJob<'_> {
             return;
         }
         if self.journaled(i) {
-            // The unit's file is written: its journal is never read again (a failure
-            // to remove it is harmless).
-            let _ = std::fs::remove_file(self.plan.part_path(self.dir, i));
+            // The unit's file is written: its journals are never read again (a failure
+            // to remove one is harmless).
+            journal::remove_parts(self.plan, self.dir, i);
         }
         let (bounds, done) = &mut *self.shared.lock().unwrap();
         bounds[i] = rec.outcome.bound().max(unit.cheap_bound);
@@ -477,8 +620,22 @@ pub fn solve_unit(
     let log = journal.map(|j| TopLog {
         known: j.known(),
         record: &record,
+        share: None,
     });
     let v = solver.cost_below(&unit.ids, unit.left, &unit.revealed, beta, log.as_ref())?;
+    settle(solver, table, unit, beta, v, stop)
+}
+
+/// What a search of `unit` under `beta` that returned `v` proved: exact (with its
+/// subtree, built and checked) when below `beta`, else a lower bound.
+fn settle(
+    solver: &Solver,
+    table: &FeedbackTable,
+    unit: &Unit,
+    beta: u32,
+    v: u32,
+    stop: &AtomicBool,
+) -> Result<Outcome, ProofError> {
     if v >= INFEASIBLE && beta >= INFEASIBLE {
         return Ok(Outcome::Infeasible);
     }
