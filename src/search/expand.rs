@@ -167,7 +167,8 @@ impl Solver<'_> {
         // be finished, so it is refuted with a few mask operations instead of being
         // expanded (no regrouping, no bucket bounds). Measured on the AVX2 path, NYT
         // 2023 hard `doums` (one thread, `openers --exact`, load 4): 22.3 -> 12.4
-        // CPU-s, guesses expanded at states with three guesses left 14.9M -> 6.5M.
+        // CPU-s; guesses expanded at states of 16 or more candidates with three
+        // guesses left 14.9M -> 5.7M (nearly all refuted by a bucket's bounds).
         level.demands.clear();
         if hard && st.left >= 3 && n >= GROUP_MIN {
             self.groups.demands(
@@ -510,8 +511,10 @@ impl Solver<'_> {
     /// buckets not reached keep bound 0, read by no one as the guess is refuted); a
     /// bucket with two guesses left and more candidates than any guess splits the
     /// state into (`level.max_split`) is infeasible, as [`Solver::scan_head`] would
-    /// find. Measured with the demands below, on the AVX2 path: NYT 2023 hard `doums`
-    /// (one thread, `openers --exact`) 12.4 -> 9.9 CPU-s, states 300k -> 208k.
+    /// find. Measured on the AVX2 path, NYT 2023 hard `doums` (one thread, `openers
+    /// --exact`, load 3-4): the stop alone 29.7 -> 22.3 CPU-s (same 304k states);
+    /// with the groups' demands (`Solver::search`), largest first and the split
+    /// limit 12.4 -> 9.9 CPU-s, states 300k -> 208k.
     #[inline]
     fn bucket_bounds(
         &self,
