@@ -43,6 +43,28 @@ impl Revealed {
         self.greens.iter().filter(|&&g| g != 0).count()
     }
 
+    /// The letters every later guess must hold at positions that are not green, and
+    /// how many such positions they fill at least: each letter's least count beyond
+    /// the copies fixed green (a guess holds exactly those copies at the green
+    /// positions, so the rest sit elsewhere). A bit per letter (bit 0: `a`), and the
+    /// sum of those counts.
+    #[inline]
+    pub fn off_green_demand(&self) -> (u32, u32) {
+        let mut fixed = [0u8; 26];
+        for &g in &self.greens {
+            if g != 0 {
+                fixed[g as usize - 1] += 1;
+            }
+        }
+        let (mut mask, mut slots) = (0u32, 0u32);
+        for (l, (&m, &f)) in self.min_count.iter().zip(&fixed).enumerate() {
+            let extra = m.saturating_sub(f) as u32;
+            mask |= ((extra > 0) as u32) << l;
+            slots += extra;
+        }
+        (mask, slots)
+    }
+
     /// The positions with a green letter fixed, a bit each (bit `i` for position `i`).
     /// Every guess this allows shows green there on every answer consistent with the
     /// history (both have the letter in place), which the scan kernels use to skip

@@ -35,12 +35,52 @@
 //! `N(d) <= per (d - 1) + 1` ([`reach_per`]), and the `i`-th answer is found no
 //! earlier than guess `1 + ceil((i - 1) / per)` ([`group_cost_per`]). Greens are only
 //! added along a path, so `per` taken at a state holds below it. With four greens a
-//! group of `r` needs `r` guesses. Only the largest group of a state is used. Tests in `tests/it/solver.rs` check the search against a
-//! brute force on small games built around such groups.
+//! group of `r` needs `r` guesses.
+//!
+//! **Required letters take positions** (hard mode). Every later guess must also hold
+//! each revealed letter as many times as it was revealed. Say letter `L` must appear
+//! `m_L` times and `g_L` green positions are fixed to `L`: a guess holds exactly `g_L`
+//! copies at those positions (they hold their green letters), so at least
+//! `s_L = max(0, m_L - g_L)` copies sit at positions that are not green. If `L` is not one of
+//! the group's letters `X`, those copies tell none of the group apart (the group's
+//! answers hold `L` equally often, at the same places), and the positions they take
+//! (disjoint for distinct letters) cannot split the group. So a guess splits off at
+//! most `per_G = 5 - greens - sum_{L not in X} s_L` answers of `G`. Along a path this
+//! only falls: with `greens = sum_L g_L`, `greens + sum_{L not in X} s_L =
+//! sum_{L not in X} max(m_L, g_L) + sum_{L in X} g_L`, each term grows with `m_L`
+//! and `g_L` (which only grow), and the group's rest class has a subset of `X`, which
+//! moves letters to the first sum, where they count at least as much. So
+//! the recurrence above holds with `per_G` taken at the state. Under `doums: YBBBB`
+//! (NYT 2023 hard) every guess must hold a `d` off the greens, so `ca_ed` (no `d`
+//! among `gknprvw`) gets 4 splits per guess, not 5. [`Per`] keeps two values: `clean`
+//! for a group whose letters hold no required letter (every required slot lost),
+//! `all` (`5 - greens`) for any other, a bound for it as well; [`Groups::bound`]
+//! takes the larger of the two groups' bounds (the largest group with `all`, the
+//! largest clean one with `clean`). Measured (AVX2 path, NYT 2023 hard `doums`, one
+//! thread, `openers --exact`): states 517k -> 304k, CPU-s 30.0 -> 29.7 (the dearer
+//! count ate the states saved until the demands below).
+//!
+//! **Demands on the next guess** ([`Groups::demands`]). With `left` guesses left, a
+//! guess `g` that splits off `s(g)` answers of a group of `r` leaves the other
+//! `r - s(g)` in one bucket, a group with `left - 1` guesses left and at most `per`
+//! splits per guess below, so it has no tree when `r - s(g) > reach_per(left - 1,
+//! per)`. And `s(g)` is at most the number of distinct letters of `X` that `g` holds
+//! at positions that are not green. So for each group with `r > reach_per(left - 1,
+//! per)`, a guess must hold at least `r - reach` of its letters off the greens, or it
+//! is infeasible, for every objective. The search checks this with letter masks
+//! before expanding a guess in hard mode: the same refutation the bucket's own group
+//! bound would give after regrouping the candidates (it is a group of at least `r -
+//! s(g)` under a `per` no larger), but it costs a few mask operations instead, and
+//! several groups demand at once from the same five letters.
+//!
+//! Tests in `tests/it/solver.rs` check the search against a brute force on small
+//! games built around such groups, with and without required letters.
 //!
 //! Cost: five counter updates per candidate, only for states and buckets of at least
 //! [`GROUP_MIN`] candidates.
 
+use super::bound::Objective;
+use crate::game::hard::Revealed;
 use crate::game::word::Word;
 use crate::game::AnswerId;
 
@@ -56,8 +96,42 @@ pub(super) struct Groups {
     /// counts themselves (mispredicted; `Groups::largest` was 12% of the CPU of NYT
     /// hard openers, about a third of that after).
     keys: Vec<[u32; 5]>,
+    /// Per answer, its letters (0 for `a`), for the hard-mode count of the groups
+    /// that hold no letter a guess is forced to carry ([`Groups::largest_per`]).
+    letters: Vec<[u8; 5]>,
     /// How many patterns have ids.
     n_keys: usize,
+}
+
+/// What a guess can split off a group at a state (module doc): at most `all` answers
+/// of any group, and at most `clean` of a group none of whose answers has a letter of
+/// `required` at the group's open position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Per {
+    pub all: u32,
+    pub clean: u32,
+    /// A bit per letter (bit 0: `a`) every later guess must hold off the greens.
+    pub required: u32,
+}
+
+impl Per {
+    /// Normal mode: five of any group.
+    pub const NORMAL: Per = Per {
+        all: 5,
+        clean: 5,
+        required: 0,
+    };
+
+    /// Hard mode after the history `revealed`.
+    pub fn hard(revealed: &Revealed) -> Per {
+        let all = per_guess(revealed.greens());
+        let (required, slots) = revealed.off_green_demand();
+        Per {
+            all,
+            clean: all.saturating_sub(slots),
+            required,
+        }
+    }
 }
 
 impl Groups {
@@ -80,6 +154,10 @@ impl Groups {
             .collect();
         Groups {
             keys,
+            letters: answers
+                .iter()
+                .map(|w| std::array::from_fn(|p| w.letter(p)))
+                .collect(),
             n_keys: ids.len(),
         }
     }
@@ -104,6 +182,126 @@ impl Groups {
             }
         }
         best as u32
+    }
+
+    /// The sizes of the largest group among `ids` (`.0`) and of the largest whose
+    /// answers hold no letter of `required` at its open position (`.1`); 1 when none
+    /// is larger. With no letter required the two are [`Groups::largest`]. A pattern
+    /// seen with a required letter at its open position gets 256 added to its count
+    /// (a group has at most 26 answers, 26 x 257 fits a `u16`), which the second
+    /// pass reads before it clears. `counts` is scratch, left zeroed.
+    pub(super) fn largest_per(
+        &self,
+        ids: &[AnswerId],
+        required: u32,
+        counts: &mut Vec<u16>,
+    ) -> (u32, u32) {
+        if required == 0 {
+            let r = self.largest(ids, counts);
+            return (r, r);
+        }
+        if counts.len() < self.n_keys {
+            counts.resize(self.n_keys, 0);
+        }
+        for a in ids {
+            let letters = &self.letters[a.index()];
+            for (p, &k) in self.keys[a.index()].iter().enumerate() {
+                let flagged = (required >> letters[p] & 1) as u16;
+                counts[k as usize] += 1 + (flagged << 8);
+            }
+        }
+        let (mut all, mut clean) = (1u16, 1u16);
+        for a in ids {
+            for &k in &self.keys[a.index()] {
+                let c = &mut counts[k as usize];
+                all = all.max(*c & 0xff);
+                if *c < 0x100 {
+                    clean = clean.max(*c);
+                }
+                *c = 0;
+            }
+        }
+        (all as u32, clean as u32)
+    }
+}
+
+impl Groups {
+    /// The demands of the groups among `ids` on the next guess at a state with `left`
+    /// guesses left, where a guess splits off at most `per` answers of a group, into
+    /// `out`: for each group of more answers than a tree finds in the `left - 1`
+    /// guesses after the next one (`reach_per(left - 1, per)`), the letters `X` it
+    /// differs in (a bit each) and how many of them the next guess must hold off the
+    /// greens (`r - reach`). A guess that holds fewer leaves a bucket holding more than
+    /// that reach of the group, which has no tree (module doc). `counts` and `masks`
+    /// are scratch, left zeroed.
+    pub(super) fn demands(
+        &self,
+        ids: &[AnswerId],
+        left: u8,
+        per: Per,
+        counts: &mut Vec<u16>,
+        masks: &mut Vec<u32>,
+        out: &mut Vec<(u32, u32)>,
+    ) {
+        out.clear();
+        if counts.len() < self.n_keys {
+            counts.resize(self.n_keys, 0);
+        }
+        if masks.len() < self.n_keys {
+            masks.resize(self.n_keys, 0);
+        }
+        for a in ids {
+            let letters = &self.letters[a.index()];
+            for (p, &k) in self.keys[a.index()].iter().enumerate() {
+                let flagged = (per.required >> letters[p] & 1) as u16;
+                counts[k as usize] += 1 + (flagged << 8);
+                masks[k as usize] |= 1 << letters[p];
+            }
+        }
+        let reach_all = reach_per(left.saturating_sub(1), per.all);
+        let reach_clean = reach_per(left.saturating_sub(1), per.clean);
+        for a in ids {
+            for &k in &self.keys[a.index()] {
+                let c = counts[k as usize];
+                if c == 0 {
+                    continue; // already read
+                }
+                let r = (c & 0xff) as u32;
+                let reach = if c < 0x100 { reach_clean } else { reach_all };
+                if r > reach {
+                    out.push((masks[k as usize], r - reach));
+                }
+                counts[k as usize] = 0;
+                masks[k as usize] = 0;
+            }
+        }
+    }
+
+    /// The group bound ([`Objective::group_bound`]) of a state of the candidates
+    /// `ids` with `left` guesses left, where a guess splits off at most `per` answers
+    /// of a group: the larger of the largest group's bound with `per.all` and the
+    /// largest clean group's with `per.clean`. 0 when the state is too small for a
+    /// group to raise a bound.
+    #[inline]
+    pub(super) fn bound(
+        &self,
+        obj: &Objective,
+        ids: &[AnswerId],
+        left: u8,
+        per: Per,
+        counts: &mut Vec<u16>,
+    ) -> u32 {
+        let n = ids.len();
+        if n < obj.group_min(left, per.clean) {
+            return 0;
+        }
+        let (all, clean) = self.largest_per(ids, per.required, counts);
+        let v = obj.group_bound(n, all, left, per.all);
+        if clean > 1 && per.clean < per.all {
+            v.max(obj.group_bound(n, clean, left, per.clean))
+        } else {
+            v
+        }
     }
 }
 
@@ -196,6 +394,73 @@ mod tests {
         assert_eq!(reach_per(2, 5), 6);
         assert_eq!(reach_per(4, 5), 16);
         assert_eq!(reach_per(5, 5), 21);
+    }
+
+    fn parse(list: &[&str]) -> Vec<Word> {
+        list.iter().map(|w| Word::parse(w).unwrap()).collect()
+    }
+
+    #[test]
+    fn required_letters_off_the_greens_lower_clean_groups_only() {
+        // `dzzzz` on `caged`: a `d` is required, none green.
+        let first = Word::parse("dzzzz").unwrap();
+        let caged = Word::parse("caged").unwrap();
+        let r = Revealed::default().after(
+            first,
+            crate::game::feedback::Feedback::compute(first, caged),
+        );
+        let per = Per::hard(&r);
+        assert_eq!((per.all, per.clean, per.required), (5, 4, 1 << 3));
+        // `caged` guessed on `cared`: four greens, `d` green, nothing more required.
+        let cared = Word::parse("cared").unwrap();
+        let r2 = r.after(
+            caged,
+            crate::game::feedback::Feedback::compute(caged, cared),
+        );
+        let per = Per::hard(&r2);
+        assert_eq!((per.all, per.clean, per.required), (1, 1, 0));
+        // `ca_ed` (`gkn`) holds no `d` at its open position: clean; `fa_ed` (`drk`,
+        // with `faded`) does, so it is counted only among all groups.
+        let words = parse(&[
+            "caged", "caked", "caned", "faded", "fared", "faked", "crane",
+        ]);
+        let g = Groups::new(&words);
+        let ids: Vec<AnswerId> = (0..words.len()).map(AnswerId::new).collect();
+        let mut counts = Vec::new();
+        assert_eq!(g.largest_per(&ids, 1 << 3, &mut counts), (3, 3));
+        assert!(counts.iter().all(|&c| c == 0));
+        // Only `fa_ed` (3, with `faded`) and `ca_ed` (3): drop `caned`.
+        let some = [ids[0], ids[1], ids[3], ids[4], ids[5]];
+        assert_eq!(g.largest_per(&some, 1 << 3, &mut counts), (3, 2));
+        assert_eq!(g.largest_per(&some, 0, &mut counts), (3, 3));
+    }
+
+    #[test]
+    fn demands_ask_for_the_letters_a_group_needs_split_now() {
+        let words = parse(&[
+            "cabed", "cafed", "caged", "cahed", "caked", "caled", "camed", "canes",
+        ]);
+        let g = Groups::new(&words);
+        let ids: Vec<AnswerId> = (0..words.len()).map(AnswerId::new).collect();
+        let (mut counts, mut masks, mut out) = (Vec::new(), Vec::new(), Vec::new());
+        // `ca_ed` has 7; with 3 left and 4 splits a guess, 5 are found in the 2 after.
+        let per = Per {
+            all: 5,
+            clean: 4,
+            required: 1 << 3,
+        };
+        g.demands(&ids, 3, per, &mut counts, &mut masks, &mut out);
+        let x: u32 = [b'b', b'f', b'g', b'h', b'k', b'l', b'm']
+            .iter()
+            .map(|&c| 1 << (c - b'a'))
+            .sum();
+        assert_eq!(out, vec![(x, 2)]);
+        assert!(counts.iter().all(|&c| c == 0) && masks.iter().all(|&m| m == 0));
+        // Five splits: 6 found after, one letter needed; four left: none.
+        g.demands(&ids, 3, Per::NORMAL, &mut counts, &mut masks, &mut out);
+        assert_eq!(out, vec![(x, 1)]);
+        g.demands(&ids, 4, per, &mut counts, &mut masks, &mut out);
+        assert!(out.is_empty());
     }
 
     #[test]

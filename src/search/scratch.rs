@@ -63,6 +63,10 @@ pub(super) struct Level {
     pub(super) max_split: usize,
     /// Per-pattern counts of the group bound (kept zero).
     pub(super) group_counts: Vec<u16>,
+    /// Per-pattern letter masks of the groups' demands (kept zero), and the demands
+    /// of this state's groups on its guesses (`Groups::demands`).
+    pub(super) group_masks: Vec<u32>,
+    pub(super) demands: Vec<(u32, u32)>,
     /// The compact table handed to the children with `allowed`, when `has_local`
     /// (normal mode); in hard mode the children's pre-scan table, when `kids_ready`.
     pub(super) local: Local,
@@ -118,6 +122,8 @@ impl Level {
             + cap(&self.expanded_labels)
             + cap(&self.tally)
             + cap(&self.group_counts)
+            + cap(&self.group_masks)
+            + cap(&self.demands)
             + self.local.bytes()
             + self.own.bytes()
             + cap(&self.local_offsets)
@@ -151,6 +157,8 @@ impl Default for Level {
             tally: Vec::new(),
             max_split: usize::MAX,
             group_counts: Vec::new(),
+            group_masks: Vec::new(),
+            demands: Vec::new(),
             local: Local::default(),
             has_local: false,
             own: Local::default(),

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 use wordle_tree::game::candidates::Candidates;
+use wordle_tree::game::feedback::Feedback;
 use wordle_tree::game::hard::Revealed;
 use wordle_tree::game::{AnswerId, Game, GuessId};
 use wordle_tree::search::bound::INFEASIBLE;
@@ -883,4 +884,61 @@ fn poor_buckets(
         }
     }
     buckets
+}
+
+/// Hard mode with a required letter that is none of a group's letters: after `dzzzz`
+/// showed the `d` of these `-ed` words yellow, every later guess must hold a `d` off
+/// the greens, which leaves four letters to split `ca_ed` (`groups.rs`: required
+/// letters take positions; the demands on a guess). Made-up words: a group of 7 to 10,
+/// and testers that each hold a `d` away from its place and up to four of the group's
+/// letters, so that a tree can use all four every guess and the bound is met (a bound
+/// one split lower fails here). Brute force from that history, for every objective.
+#[test]
+fn hard_mode_required_letters_match_brute_force() {
+    let group = [
+        "cabed", "cafed", "caged", "cahed", "caked", "caled", "camed", "caned", "caped", "cared",
+    ];
+    let testers = [
+        "dbfgh", "dklmn", "dprbf", "dghkl", "dmnpr", "dbgkm", "dfhln", "dprgh", "bfgdh", "gdkex",
+    ];
+    for seed in 1..=20u64 {
+        let mut rng = Rng(seed * 15_485_863);
+        let r = 7 + rng.below(4);
+        let mut answers: Vec<Word> = words(&rng.subset(&group, r));
+        answers.sort();
+        let mut guesses = answers.clone();
+        let k = 2 + rng.below(5);
+        guesses.extend(words(&rng.subset(&testers, k)));
+        guesses.sort();
+        guesses.dedup();
+        let game = Game::from_words(&answers, &guesses);
+        let table = FeedbackTable::build(&game);
+        let ids = game.all_answer_ids();
+        let first = Word::parse("dzzzz").unwrap();
+        let revealed = Revealed::default().after(first, Feedback::compute(first, answers[0]));
+        let max = 4 + (seed % 2) as u8;
+        for obj in objectives(&mut rng, &game, max) {
+            // The brute force counts the guess already played (`dzzzz`) too.
+            let want = brute(&game, &table, &obj, max, &ids, 2, Some(revealed));
+            let want = if want < INFEASIBLE as u64 {
+                want - obj.unit as u64 * ids.len() as u64
+            } else {
+                want
+            };
+            for prescan_left in [PRESCAN_LEFT, 2] {
+                let config = Config {
+                    max_guesses: max,
+                    hard: true,
+                    prescan_left,
+                    objective: obj.clone(),
+                    ..Config::default()
+                };
+                let got = Solver::new(&game, &table, config)
+                    .cost(&ids, max - 1, &revealed)
+                    .unwrap()
+                    .map_or(INFEASIBLE as u64, |v| v as u64);
+                assert_eq!(got, want, "seed {seed}, {r} answers, max {max}, {obj:?}");
+            }
+        }
+    }
 }

@@ -22,7 +22,7 @@ use crate::game::hard::Demand;
 use crate::game::{AnswerId, GuessId};
 use crate::search::bits::members;
 use crate::search::bound::{Guess, INFEASIBLE};
-use crate::search::groups::GROUP_MIN;
+use crate::search::groups::{Per, GROUP_MIN};
 use crate::search::kernels::{slices_for_greens, Keep, Lanes, Split, ALL_SLICES, BLOCK_MAX, LANES};
 use crate::search::scratch::Level;
 use crate::search::state::{Guesses, State, Work};
@@ -71,15 +71,15 @@ impl Solver<'_> {
         let w = obj.counted(ids);
         let mut lb = obj.split_bound(n, w, left, parent.max_split);
         if n >= GROUP_MIN {
-            let per = crate::search::groups::per_guess(if self.config.hard {
-                revealed.greens()
+            let per = if self.config.hard {
+                Per::hard(revealed)
             } else {
-                0
-            });
-            if n >= obj.group_min(left, per) {
-                let r = self.groups.largest(ids, &mut level.group_counts);
-                lb = lb.max(obj.group_bound(n, r, left, per));
-            }
+                Per::NORMAL
+            };
+            lb = lb.max(
+                self.groups
+                    .bound(obj, ids, left, per, &mut level.group_counts),
+            );
         }
         if n == 2 {
             // Guess one, then the other; a counted one first if only one is counted.
