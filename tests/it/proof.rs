@@ -821,6 +821,8 @@ fn a_killed_slice_is_taken_over_without_searching_its_settled_guesses_again() {
         .known()
         .iter()
         .map(|(g, s)| (*g, *s))
+        .collect::<std::collections::BTreeMap<_, _>>()
+        .into_iter()
         .step_by(2)
         .collect();
     assert!(!half.is_empty());
@@ -851,9 +853,28 @@ fn a_killed_slice_is_taken_over_without_searching_its_settled_guesses_again() {
     let v = passes_until_whole(&game, &table, &plan, dir.path(), &live, part.clone());
     assert_eq!(v, want);
     let (j, _) = proof::Journal::open_at(&game, &plan, 0, part).unwrap();
-    for (g, _) in &half {
-        assert!(!j.known().contains_key(g), "{g:?} searched again");
+    // An exact cost is never searched again. A bound is a fact too, but it rules its
+    // guess out only when it reaches the cutoff the guess is met with; one below it
+    // (the killed process met the guess under a higher cutoff) is searched again,
+    // and what that finds must agree with it.
+    use wordle_tree::search::Settled;
+    let value = |s: &Settled| match *s {
+        Settled::Exact(v) | Settled::AtLeast(v) => v,
+    };
+    for (g, s) in &half {
+        match (s, j.known().get(g)) {
+            (_, None) => {}
+            (Settled::Exact(_), Some(again)) => panic!("{g:?} {s:?} searched again: {again:?}"),
+            (Settled::AtLeast(b), Some(again)) => {
+                assert!(value(again) >= *b, "{g:?} {s:?} {again:?}")
+            }
+        }
     }
+    assert!(
+        half.iter()
+            .any(|(g, s)| matches!(s, Settled::Exact(_)) && !j.known().contains_key(g)),
+        "the killed process's exact costs were used"
+    );
     drop(live);
     assert!(!dir.path().join(format!("claim.{first}")).exists());
 }

@@ -111,12 +111,16 @@ impl<J: Shared> Balanced<'_, J> {
         if self.shared.load(Ordering::Relaxed) {
             return true;
         }
-        {
-            let mut looked = self.looked.lock().unwrap();
-            if looked.is_some_and(|t| t.elapsed() < Duration::from_secs(1)) {
-                return false;
-            }
-            *looked = Some(Instant::now());
+        // The look is made under the lock: a thread that comes while another looks
+        // waits for its answer. (Told "not shared" while another thread was still
+        // looking, a thread would leave an other shard's unit untaken for good: the
+        // flaky `sweep_balance` count of session 26.)
+        let mut looked = self.looked.lock().unwrap();
+        if self.shared.load(Ordering::Relaxed) {
+            return true;
+        }
+        if looked.is_some_and(|t| t.elapsed() < Duration::from_secs(1)) {
+            return false;
         }
         let ours = self.ours.lock().unwrap().clone();
         let seen = self.others.iter().any(|&u| {
@@ -125,6 +129,7 @@ impl<J: Shared> Balanced<'_, J> {
                 && !ours.contains(&name)
                 && (self.job.has_file(u) || self.claims.path(&name).exists())
         });
+        *looked = Some(Instant::now());
         if seen {
             self.shared.store(true, Ordering::Relaxed);
         }
