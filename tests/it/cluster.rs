@@ -107,28 +107,9 @@ fn one_shard(
     table: &FeedbackTable,
     plan: &Plan,
     dir: &Path,
-    (index, count): (usize, usize),
+    shard: (usize, usize),
 ) -> usize {
-    let sv = solver(game, table);
-    let mut scan = proof::scan_dir(game, table, plan, dir).unwrap();
-    let before = scan.done.len();
-    let todo = plan.shard(index, count);
-    let others: Vec<usize> = (0..plan.units.len())
-        .filter(|p| !todo.contains(p))
-        .collect();
-    proof::run_units(
-        &sv,
-        table,
-        plan,
-        dir,
-        &mut scan,
-        &todo,
-        &others,
-        &NEVER,
-        &|_| {},
-    )
-    .unwrap();
-    scan.done.len() - before
+    common::proof_shard(game, table, plan, dir, shard, true)
 }
 
 #[test]

@@ -319,6 +319,46 @@ pub fn small_solver<'a>(game: &'a Game, table: &'a FeedbackTable, config: Config
     Solver::new(game, table, config)
 }
 
+/// Runs the proof units of `shard` (index, count) with a fresh solver, as another
+/// process would; with `take_over`, the other shards' units are its to take over (and
+/// their large units' second guesses to split) once the directory shows them. Returns
+/// how many units it solved.
+pub fn proof_shard(
+    game: &Game,
+    table: &FeedbackTable,
+    plan: &wordle_tree::jobs::proof::Plan,
+    dir: &Path,
+    (index, count): (usize, usize),
+    take_over: bool,
+) -> usize {
+    use wordle_tree::jobs::proof;
+    static NEVER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let config = Config {
+        hard: plan.identity.hard,
+        ..Config::default()
+    };
+    let s = small_solver(game, table, config);
+    let mut scan = proof::scan_dir(game, table, plan, dir).unwrap();
+    let before = scan.done.len();
+    let todo = plan.shard(index, count);
+    let others: Vec<usize> = (0..plan.units.len())
+        .filter(|p| take_over && !todo.contains(p))
+        .collect();
+    proof::run_units(
+        &s,
+        table,
+        plan,
+        dir,
+        &mut scan,
+        &todo,
+        &others,
+        &NEVER,
+        &|_| {},
+    )
+    .unwrap();
+    scan.done.len() - before
+}
+
 /// Ten answers and three extra guesses in a temporary directory (answers, guesses).
 pub fn tiny_game() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();

@@ -27,8 +27,6 @@ fn solver<'a>(game: &'a Game, table: &'a FeedbackTable, hard: bool) -> Solver<'a
     common::small_solver(game, table, config)
 }
 
-/// Runs the units of `shard` of `count` with a fresh solver (as another process
-/// would), returning how many units it solved.
 fn run_shard(
     game: &Game,
     table: &FeedbackTable,
@@ -36,12 +34,7 @@ fn run_shard(
     dir: &Path,
     shard: (usize, usize),
 ) -> usize {
-    let s = solver(game, table, plan.identity.hard);
-    let mut scan = proof::scan_dir(game, table, plan, dir).unwrap();
-    let before = scan.done.len();
-    let todo = plan.shard(shard.0, shard.1);
-    proof::run_units(&s, table, plan, dir, &mut scan, &todo, &[], &NEVER, &|_| {}).unwrap();
-    scan.done.len() - before
+    common::proof_shard(game, table, plan, dir, shard, false)
 }
 
 fn scan(game: &Game, table: &FeedbackTable, plan: &Plan, dir: &Path) -> Scan {
@@ -718,6 +711,28 @@ fn journal_guesses(
     out
 }
 
+/// The game of [`journal_game`] with its plan, and unit 0's exact cost by a plain
+/// search (what every split of it must give).
+fn split_unit(seed: u64) -> (Game, FeedbackTable, Plan, u32) {
+    let (game, g) = journal_game(seed);
+    let table = FeedbackTable::build(&game);
+    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
+    let unit = &plan.units[0];
+    let want = solver(&game, &table, false)
+        .cost_below(&unit.ids, unit.left, &unit.revealed, u32::MAX / 2, None)
+        .unwrap();
+    (game, table, plan, want)
+}
+
+/// The claim files in `dir`.
+fn claims_in(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("claim."))
+        .collect()
+}
+
 /// Runs passes of unit 0 (claiming as `claims`, journaling to `part`) until one is
 /// whole; its value.
 fn passes_until_whole(
@@ -742,13 +757,7 @@ fn passes_until_whole(
 
 #[test]
 fn a_split_unit_gives_the_plain_cost_and_each_guess_is_searched_once() {
-    let (game, g) = journal_game(11);
-    let table = FeedbackTable::build(&game);
-    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
-    let unit = &plan.units[0];
-    let want = solver(&game, &table, false)
-        .cost_below(&unit.ids, unit.left, &unit.revealed, u32::MAX / 2, None)
-        .unwrap();
+    let (game, table, plan, want) = split_unit(11);
     let dir = tempfile::tempdir().unwrap();
     let name = claim_name(&plan, 0);
     let (a, b) = (other_host(dir.path(), 1), other_host(dir.path(), 2));
@@ -777,11 +786,7 @@ fn a_split_unit_gives_the_plain_cost_and_each_guess_is_searched_once() {
     all.sort();
     all.dedup();
     assert_eq!(all.len(), n, "a guess searched twice");
-    let claims: Vec<String> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("claim."))
-        .collect();
+    let claims = claims_in(dir.path());
     assert!(claims.is_empty(), "{claims:?}");
     // An interrupted pass stops with the error and leaves no claim either.
     let stop = AtomicBool::new(true);
@@ -791,26 +796,13 @@ fn a_split_unit_gives_the_plain_cost_and_each_guess_is_searched_once() {
     let (j, _) = proof::Journal::open_at(&game, &plan, 0, part).unwrap();
     let r = proof::split::pass(&s, &plan, fresh.path(), 0, &a, &name, u32::MAX / 2, &j);
     assert!(matches!(r, Err(ProofError::Solve(_))), "{r:?}");
-    let left = std::fs::read_dir(fresh.path())
-        .unwrap()
-        .filter(|e| {
-            let n = e.as_ref().unwrap().file_name();
-            n.to_string_lossy().starts_with("claim.")
-        })
-        .count();
-    assert_eq!(left, 0);
+    assert_eq!(claims_in(fresh.path()), Vec::<String>::new());
 }
 
 #[test]
 fn a_killed_slice_is_taken_over_without_searching_its_settled_guesses_again() {
     use wordle_tree::store::claim::{Claimer, Holder, LEASE};
-    let (game, g) = journal_game(11);
-    let table = FeedbackTable::build(&game);
-    let plan = Plan::new(&game, &table, g, false, 6, None).unwrap();
-    let unit = &plan.units[0];
-    let want = solver(&game, &table, false)
-        .cost_below(&unit.ids, unit.left, &unit.revealed, u32::MAX / 2, None)
-        .unwrap();
+    let (game, table, plan, want) = split_unit(11);
     // A reference run's journal: the guesses a killed process had settled, as it
     // flushed them, are half of it.
     let reference = tempfile::tempdir().unwrap();
@@ -897,26 +889,7 @@ fn shards_that_split_a_large_unit_give_the_serial_total_and_tree() {
         std::thread::scope(|sc| {
             for i in 1..=count {
                 let (game, table, plan, dir) = (&game, &table, &plan, dir.path());
-                sc.spawn(move || {
-                    let s = solver(game, table, false);
-                    let mut scan = proof::scan_dir(game, table, plan, dir).unwrap();
-                    let todo = plan.shard(i, count);
-                    let others: Vec<usize> = (0..plan.units.len())
-                        .filter(|p| !todo.contains(p))
-                        .collect();
-                    proof::run_units(
-                        &s,
-                        table,
-                        plan,
-                        dir,
-                        &mut scan,
-                        &todo,
-                        &others,
-                        &NEVER,
-                        &|_| {},
-                    )
-                    .unwrap();
-                });
+                sc.spawn(move || common::proof_shard(game, table, plan, dir, (i, count), true));
             }
         });
         match proof::merge(&game, &plan, &scan(&game, &table, &plan, dir.path())).unwrap() {
