@@ -486,7 +486,8 @@ fn a_review_request_shares_one_deadline() {
 /// The opener API over a partial table: an opener in the table is known with a rank
 /// among the openers solved so far, never a proved rank; one not in it is unknown, and
 /// the note says how far the table has got. A mode the directory has no table for
-/// gets the built-in table; with no table at all (nyt2023) the note names only the tree.
+/// gets the built-in table; with no table at all (nyt2023 hard) the note names only the
+/// tree.
 #[test]
 fn opener_values_from_a_partial_table() {
     use wordle_tree::store::opener_table::{Entry, OpenerTable};
@@ -567,9 +568,9 @@ fn opener_values_from_a_partial_table() {
         assert_eq!(v["known"], true, "{v}");
         assert_eq!(v["source"], "wordle.hard.csv", "{v}");
         assert_eq!(v["complete"], true, "{v}");
-        // No table anywhere (nyt2023 has none built in): unknown, the note names only
-        // the tree.
-        let v = ask("/api/opener?list=nyt2023&word=zymic".into()).await;
+        // No table anywhere (nyt2023 has no hard table built in): unknown, the note
+        // names only the tree.
+        let v = ask("/api/opener?list=nyt2023&word=zymic&mode=hard".into()).await;
         assert_eq!(v["known"], false, "{v}");
         let note = v["note"].as_str().unwrap();
         assert!(note.contains("the tree is from tarse"), "{v}");
