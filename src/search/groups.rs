@@ -223,9 +223,6 @@ impl Groups {
         }
         (all as u32, clean as u32)
     }
-}
-
-impl Groups {
     /// The demands of the groups among `ids` on the next guess at a state with `left`
     /// guesses left, where a guess splits off at most `per` answers of a group, into
     /// `out`: for each group of more answers than a tree finds in the `left - 1`

@@ -156,11 +156,14 @@ impl<'g> Journal<'g> {
     /// is [`JOURNAL_EVERY`] old. The first write error is kept for [`Journal::error`].
     pub fn record(&self, g: GuessId, s: Settled) {
         let mut st = self.state.lock().unwrap();
-        let better = matches!(s, Settled::Exact(v) if v < st.best);
-        if let (true, Settled::Exact(v)) = (better, s) {
-            st.best = v;
-        }
-        let better = better && self.eager;
+        // A new best exact cost is written at once in an eager journal.
+        let better = match s {
+            Settled::Exact(v) if v < st.best => {
+                st.best = v;
+                self.eager
+            }
+            _ => false,
+        };
         st.entries.insert(g, s);
         st.dirty = true;
         if better || st.written.elapsed() >= JOURNAL_EVERY {
@@ -251,15 +254,21 @@ fn read_one(
     })
 }
 
-/// The journal of unit `i` kept by a process that joins it while another holds it
-/// (`crate::jobs::proof::split`): `part.<KEY>.by-<TAG>.txt`, `tag` naming the
-/// process (host and process id, made file-name safe).
-pub fn joiner_part(plan: &Plan, dir: &Path, i: usize, tag: &str) -> PathBuf {
+/// The file name of unit `i`'s own journal without `.txt` (`part.<KEY>`): its
+/// joiners' journals are `<stem>.by-<TAG>.txt`.
+fn part_stem(plan: &Plan, dir: &Path, i: usize) -> String {
     let main = plan.part_path(dir, i);
     let name = main
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let stem = name.strip_suffix(".txt").unwrap_or(&name);
+    name.strip_suffix(".txt").unwrap_or(&name).to_string()
+}
+
+/// The journal of unit `i` kept by a process that joins it while another holds it
+/// (`crate::jobs::proof::split`): `part.<KEY>.by-<TAG>.txt`, `tag` naming the
+/// process (host and process id, made file-name safe).
+pub fn joiner_part(plan: &Plan, dir: &Path, i: usize, tag: &str) -> PathBuf {
+    let stem = part_stem(plan, dir, i);
     let tag: String = tag
         .chars()
         .map(|c| {
@@ -275,12 +284,8 @@ pub fn joiner_part(plan: &Plan, dir: &Path, i: usize, tag: &str) -> PathBuf {
 
 /// Every journal of unit `i` in `dir`: its holder's and its joiners'.
 pub fn parts(plan: &Plan, dir: &Path, i: usize) -> Vec<PathBuf> {
-    let main = plan.part_path(dir, i);
-    let name = main
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let joined = format!("{}.by-", name.strip_suffix(".txt").unwrap_or(&name));
-    let mut out = vec![main];
+    let joined = format!("{}.by-", part_stem(plan, dir, i));
+    let mut out = vec![plan.part_path(dir, i)];
     if let Ok(entries) = std::fs::read_dir(dir) {
         let mut more: Vec<PathBuf> = entries
             .filter_map(|e| e.ok())
