@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn every_built_in_item_loads() {
         assert!(tree_names().count() >= 8);
-        assert_eq!(table_names().count(), 4);
+        assert_eq!(table_names().count(), 5);
         for (list, hard) in [
             ("wordle", false),
             ("wordle", true),
@@ -204,6 +204,7 @@ mod tests {
             ("wordle", true),
             ("nyt", false),
             ("nyt", true),
+            ("nyt2023", false),
         ] {
             let t = table(&game(list), hard).unwrap().unwrap();
             assert_eq!(t.hard, hard);

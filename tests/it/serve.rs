@@ -575,6 +575,13 @@ fn opener_values_from_a_partial_table() {
         let note = v["note"].as_str().unwrap();
         assert!(note.contains("the tree is from tarse"), "{v}");
         assert!(!note.contains("opener table"), "{v}");
+        // The 2023 list's normal table is built in: tarse is first, proved.
+        let v = ask("/api/opener?list=nyt2023&word=tarse".into()).await;
+        assert_eq!(v["known"], true, "{v}");
+        assert_eq!(v["source"], "nyt2023.normal.csv", "{v}");
+        assert_eq!(v["complete"], true, "{v}");
+        assert_eq!(v["total"], 11219, "{v}");
+        assert_eq!(v["rank"], 1, "{v}");
     });
 }
 
