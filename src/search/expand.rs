@@ -18,6 +18,7 @@ use super::tt::{Bound, Key};
 use super::Solver;
 use crate::game::candidates::Labels;
 use crate::game::feedback::{Feedback, FEEDBACKS};
+use crate::game::hard::Revealed;
 use crate::game::word::Word;
 use crate::game::{AnswerId, GuessId};
 use std::sync::atomic::Ordering;
@@ -428,7 +429,18 @@ impl Solver<'_> {
         let (n, left) = (st.ids.len(), st.left);
         let obj = &self.config.objective;
         let word = self.game.guesses[g.index()];
-        self.regroup(g, st.ids, level);
+        // With two guesses left after this one, a bucket larger than the state's
+        // split limit is infeasible (`bucket_bounds`, which takes the largest bucket
+        // first and stops there): found while counting, before the buckets are laid
+        // out, sorted and probed. Same value, same states (`regroup`).
+        let limit = if left == 3 {
+            level.max_split
+        } else {
+            usize::MAX
+        };
+        if !self.regroup(g, st.ids, limit, level) {
+            return INFEASIBLE;
+        }
         let here = obj.node(n, w, left);
         let mut sum_lb = self.bucket_bounds(st, word, here, level, below);
         if sum_lb < cutoff && left >= self.config.core_left && self.cores_on() {
@@ -465,42 +477,92 @@ impl Solver<'_> {
     /// Regroups the candidates `ids` by their feedback to `g` into `level.buf`, bucket
     /// by bucket (a stable counting sort keeps each bucket sorted), and lists the
     /// buckets but the all-green one in `level.buckets` (start, size, feedback, bound
-    /// 0), in feedback order.
+    /// 0), in feedback order. Returns false, and lays out nothing, when some bucket
+    /// holds more than `limit` candidates (the all-green one holds at most one).
+    ///
+    /// The limit is the split limit of a state with three guesses left
+    /// ([`Solver::expand`]): there nearly every guess expanded is refuted by its
+    /// buckets' cheap bounds, most by a bucket too large for two guesses (NYT 2023
+    /// hard `mixen`, AVX2 path, one thread, a throwaway count: 16.9M expansions at
+    /// three left, 16.7M refuted by bucket bounds, 9.4M of them by the split limit;
+    /// regrouping and bounding those guesses took 56% of the run's time-stamp
+    /// cycles). The laying out, the sort by size and the probes of such a guess were
+    /// wasted. Measured on `mixen` (`openers --exact`, cannot-finish, the same 376 556
+    /// states; each against main side by side, load 3-4): the early stop 28.6 -> 27.0
+    /// CPU-s, with the buckets listed from the feedbacks seen 26.1 -> 23.2, with the
+    /// feedbacks read from the state's own table 28.6 -> 19.9.
     #[inline]
-    fn regroup(&self, g: GuessId, ids: &[AnswerId], level: &mut Level) {
+    fn regroup(&self, g: GuessId, ids: &[AnswerId], limit: usize, level: &mut Level) -> bool {
         let n = ids.len();
-        let row = self.table.row(g);
+        // The candidates' feedbacks, once: from the state's own table when it has
+        // one (hard mode; its rows were just read by the scan, a cache line per
+        // candidate shared by the neighbouring lanes), else from the guess's row of
+        // the full table (a line per few candidates, rarely cached: the first read
+        // was nearly a third of `expand`'s own samples on the 2023 hard sample).
+        let fb = &mut level.feedbacks;
+        if !(level.own_ready && level.own.column(g, fb) && fb.len() == n) {
+            let row = self.table.row(g);
+            fb.clear();
+            fb.extend(ids.iter().map(|a| row[a.index()]));
+        }
+        debug_assert!(
+            ids.iter()
+                .zip(fb.iter())
+                .all(|(a, &f)| self.table.row(g)[a.index()] == f),
+            "the own table's column is the guess's row"
+        );
         let counts: &mut [u32; FEEDBACKS] =
             level.counts.as_mut_slice().try_into().expect("243 slots");
-        for &a in ids {
-            counts[row[a.index()] as usize] += 1;
+        // The feedbacks seen, a bit each: the buckets are listed from these bits, not
+        // by a pass over all 243 counts (a branch per count, mispredicted around
+        // every bucket: a fifth of `expand`'s own samples on the 2023 hard sample).
+        let mut seen = [0u64; 4];
+        let mut largest = 0u32;
+        for &f in fb.iter() {
+            let f = f as usize;
+            let c = &mut counts[f];
+            *c += 1;
+            largest = largest.max(*c);
+            seen[f / 64] |= 1 << (f % 64);
         }
+        if largest as usize > limit {
+            counts.fill(0);
+            return false;
+        }
+        seen[Feedback::ALL_GREEN.0 as usize / 64] &= !(1 << (Feedback::ALL_GREEN.0 as usize % 64));
         level.buckets.clear();
         let mut start = 0u32;
-        for (f, c) in counts.iter_mut().enumerate() {
-            if *c > 0 {
-                let size = *c;
-                if f != Feedback::ALL_GREEN.0 as usize {
-                    level.buckets.push((start, size, Feedback(f as u8), 0));
-                }
-                *c = start;
+        for (w, mut bits) in seen.into_iter().enumerate() {
+            while bits != 0 {
+                let f = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let size = counts[f];
+                level.buckets.push((start, size, Feedback(f as u8), 0));
+                counts[f] = start;
                 start += size;
             }
         }
+        // The all-green bucket (the guess itself, a candidate) last: its slot is past
+        // every listed bucket, so the listed ones keep their places.
+        let green = &mut counts[Feedback::ALL_GREEN.0 as usize];
+        if *green > 0 {
+            *green = start;
+        }
         level.buf.clear();
         level.buf.resize(n, AnswerId(0));
-        for &a in ids {
-            let slot = &mut counts[row[a.index()] as usize];
+        for (&a, &f) in ids.iter().zip(fb.iter()) {
+            let slot = &mut counts[f as usize];
             level.buf[*slot as usize] = a;
             *slot += 1;
         }
         counts.fill(0);
         debug_assert_eq!(
             level.buckets.iter().map(|b| b.1 as usize).sum::<usize>()
-                + row_has_green(row, ids) as usize,
+                + row_has_green(self.table.row(g), ids) as usize,
             n,
             "bucket sizes sum to the candidates"
         );
+        true
     }
 
     /// Each bucket's cheap bound into `level.buckets`: the size bound, raised by the
@@ -536,26 +598,23 @@ impl Solver<'_> {
             let child = &level.buf[s as usize..(s + m) as usize];
             let mut blb =
                 obj.split_bound(m as usize, obj.counted(child), left - 1, level.max_split);
+            // The bucket's history (hard mode), once for its groups and its key.
+            let next = match hard && m >= 3 {
+                true => revealed.after(word, f),
+                false => Revealed::default(),
+            };
             if left == 3 && m as usize > level.max_split {
                 // Two guesses left need a split into singletons (as `scan_head`).
                 blb = INFEASIBLE;
             } else if m as usize >= GROUP_MIN {
-                let per = if hard {
-                    Per::hard(&revealed.after(word, f))
-                } else {
-                    Per::NORMAL
-                };
+                let per = if hard { Per::hard(&next) } else { Per::NORMAL };
                 let v = self
                     .groups
                     .bound(obj, child, left - 1, per, &mut level.group_counts);
                 blb = blb.max(v);
             }
             if m >= 3 && blb < INFEASIBLE {
-                let key = if hard {
-                    revealed.after(word, f).key()
-                } else {
-                    0
-                };
+                let key = if hard { next.key() } else { 0 };
                 below.ctr.probes += 1;
                 let key = Key {
                     ids: child,

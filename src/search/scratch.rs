@@ -36,6 +36,8 @@ pub(super) const CHARGE_MIN: usize = 64;
 /// Scratch for one depth of the search.
 pub(super) struct Level {
     pub(super) counts: Vec<u32>,
+    /// The feedback of each candidate to the guess being expanded (`expand.rs`).
+    pub(super) feedbacks: Vec<u8>,
     /// Packed `bound << 64 | sum of squares << 17 | perfect << 16 | guess`, sorted.
     pub(super) order: Vec<u128>,
     /// The candidates, regrouped bucket by bucket for the guess being expanded.
@@ -112,6 +114,7 @@ impl Level {
     /// Heap bytes held by this level's buffers.
     pub(super) fn bytes(&self) -> usize {
         cap(&self.counts)
+            + cap(&self.feedbacks)
             + cap(&self.order)
             + cap(&self.buf)
             + cap(&self.buckets)
@@ -146,6 +149,7 @@ impl Default for Level {
     fn default() -> Level {
         Level {
             counts: Vec::new(),
+            feedbacks: Vec::new(),
             order: Vec::new(),
             buf: Vec::new(),
             buckets: Vec::new(),

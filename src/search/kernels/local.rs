@@ -180,6 +180,19 @@ impl Local {
         }
     }
 
+    /// The feedbacks of guess `g` to the candidates the table was built for, in their
+    /// order, into `out`, when `g` is one of its lanes and the lanes are in guess
+    /// order (hard mode's own tables, `scan/`); false otherwise (`out` untouched).
+    pub(in crate::search) fn column(&self, g: GuessId, out: &mut Vec<u8>) -> bool {
+        let Ok(lane) = self.guesses.binary_search(&g) else {
+            return false;
+        };
+        let stride = self.table.stride;
+        out.clear();
+        out.extend(self.table.bytes[lane..].iter().step_by(stride).copied());
+        true
+    }
+
     /// Where each of `ids` (a subset of the state's candidates) starts in `table`.
     pub(in crate::search) fn offsets(&self, ids: &[AnswerId], offsets: &mut Vec<usize>) {
         offsets.clear();
@@ -261,6 +274,20 @@ mod tests {
                             let expected = want.get(j).map_or(0, |&g| table.get(g, a).0);
                             assert_eq!(f, expected, "round {round}, {a:?}, lane {j}, {simd:?}");
                         }
+                    }
+                    // A lane's column: its guess's feedbacks in the candidates' order;
+                    // a guess that is no lane has none.
+                    let mut col = Vec::new();
+                    for &g in want.iter().step_by(37) {
+                        assert!(local.column(g, &mut col), "round {round}, {g:?}");
+                        let expected: Vec<u8> = ids.iter().map(|&a| table.get(g, a).0).collect();
+                        assert_eq!(col, expected, "round {round}, {g:?}, {simd:?}");
+                    }
+                    if let Some(g) = (0..n_guesses)
+                        .map(GuessId::new)
+                        .find(|g| want.binary_search(g).is_err())
+                    {
+                        assert!(!local.column(g, &mut col), "round {round}, {g:?}");
                     }
                 }
             }
