@@ -444,12 +444,12 @@ fn cli_metrics_labels_a_partial_table_and_refuses_missing_tables_and_bad_plots()
         "{err}"
     );
     let out = cli()
-        .args(["--list", "nyt2023", "--hard", "metrics"])
+        .args(["--list", "wordle-all", "--hard", "metrics"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("metrics needs nyt2023.hard.csv"), "{err}");
+    assert!(err.contains("metrics needs wordle-all.hard.csv"), "{err}");
     // A table of another mode: named, exit 2.
     let (code, _, err) = f.run(&["--hard", "--table", "t.csv", "metrics"]);
     assert_eq!(code, 2);

@@ -486,8 +486,8 @@ fn a_review_request_shares_one_deadline() {
 /// The opener API over a partial table: an opener in the table is known with a rank
 /// among the openers solved so far, never a proved rank; one not in it is unknown, and
 /// the note says how far the table has got. A mode the directory has no table for
-/// gets the built-in table; with no table at all (nyt2023 hard) the note names only the
-/// tree.
+/// gets the built-in table; with no table at all (the big game, `wordle-all`) the note
+/// names only the tree.
 #[test]
 fn opener_values_from_a_partial_table() {
     use wordle_tree::store::opener_table::{Entry, OpenerTable};
@@ -522,7 +522,7 @@ fn opener_values_from_a_partial_table() {
     let app = Arc::new(
         App::new(
             Config {
-                lists: vec!["wordle".into(), "nyt2023".into()],
+                lists: vec!["wordle".into(), "nyt2023".into(), "wordle-all".into()],
                 default: ("wordle".into(), false),
                 tree_dirs: vec![repo.join("trees")],
                 table_dirs: vec![dir.path().to_path_buf()],
@@ -568,12 +568,12 @@ fn opener_values_from_a_partial_table() {
         assert_eq!(v["known"], true, "{v}");
         assert_eq!(v["source"], "wordle.hard.csv", "{v}");
         assert_eq!(v["complete"], true, "{v}");
-        // No table anywhere (nyt2023 has no hard table built in): unknown, the note
+        // No table anywhere (the big game has a tree but no table): unknown, the note
         // names only the tree.
-        let v = ask("/api/opener?list=nyt2023&word=zymic&mode=hard".into()).await;
+        let v = ask("/api/opener?list=wordle-all&word=zymic".into()).await;
         assert_eq!(v["known"], false, "{v}");
         let note = v["note"].as_str().unwrap();
-        assert!(note.contains("the tree is from tarse"), "{v}");
+        assert!(note.contains("the tree is from lants"), "{v}");
         assert!(!note.contains("opener table"), "{v}");
         // The 2023 list's normal table is built in: tarse is first, proved.
         let v = ask("/api/opener?list=nyt2023&word=tarse".into()).await;
