@@ -572,9 +572,9 @@ impl Solver<'_> {
     /// first infeasible one (the sum is then infeasible whatever the rest are; the
     /// buckets not reached keep bound 0, read by no one as the guess is refuted). A
     /// bucket with two guesses left and more candidates than any guess splits the
-    /// state into (`level.max_split`) is infeasible, as [`Solver::scan_head`] would
-    /// find: [`Solver::regroup`] refuses such a guess before its buckets get here. Measured on the AVX2 path, NYT 2023 hard `doums` (one thread, `openers
-    /// --exact`, load 3-4): the stop alone 29.7 -> 22.3 CPU-s (same 304k states);
+    /// state into (`level.max_split`) never gets here: [`Solver::regroup`] refuses its
+    /// guess first. Measured on the AVX2 path, NYT 2023 hard `doums` (one thread,
+    /// `openers --exact`, load 3-4): the stop alone 29.7 -> 22.3 CPU-s (same 304k states);
     /// with the groups' demands (`Solver::search`), largest first and the split
     /// limit 12.4 -> 9.9 CPU-s, states 300k -> 208k.
     #[inline]
@@ -603,8 +603,6 @@ impl Solver<'_> {
                 true => revealed.after(word, f),
                 false => Revealed::default(),
             };
-            // Two guesses left need a split into singletons (as `scan_head`): a bucket
-            // over the split limit there was already refused by `regroup`.
             debug_assert!(left != 3 || m as usize <= level.max_split);
             if m as usize >= GROUP_MIN {
                 let per = if hard { Per::hard(&next) } else { Per::NORMAL };
