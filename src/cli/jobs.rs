@@ -18,6 +18,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
+use wordle_tree::game::echo::count;
 use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::word::{Word, WordList};
 use wordle_tree::game::{Game, GuessId};
@@ -206,8 +207,8 @@ pub(super) fn sweep_report(
         format!("shard {}/{}: ", s.index, s.count)
     });
     outln!(
-        "{shard}{} openers searched, {reused} reused from the results directory; cutoff {}; {wall:.1} s wall",
-        runs.len(),
+        "{shard}{} searched, {reused} reused from the results directory; cutoff {}; {wall:.1} s wall",
+        count(runs.len(), "opener"),
         cutoff.map_or("none".into(), |c| c.to_string()),
     );
     print_cpu_spread(runs)?;

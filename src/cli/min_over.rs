@@ -7,6 +7,7 @@ use anyhow::{bail, Result};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
+use wordle_tree::game::echo::{agree, count};
 use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::word::Word;
 use wordle_tree::jobs::min_over::{self, OverDir, Ranking, Settings, Verdict};
@@ -57,7 +58,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     let dir = OverDir::open(a.results, game, ctx.hard, d)?;
     let scope = match a.openers {
         Some(path) => {
-            let mut s = format!("the {} openers of {}", set.len(), path.display());
+            let mut s = format!("the {} of {}", count(set.len(), "opener"), path.display());
             if let Some(n) = a.sample {
                 s += &format!(" (every {n}th)");
             }
@@ -68,12 +69,16 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
         }
         None => match (shard.count > 1, a.sample) {
             (true, _) => format!(
-                "the {} openers of shard {}/{}",
-                mine.len(),
+                "the {} of shard {}/{}",
+                count(mine.len(), "opener"),
                 shard.index,
                 shard.count
             ),
-            (false, Some(n)) => format!("the {} openers of the sample (every {n}th)", set.len()),
+            (false, Some(n)) => format!(
+                "the {} of the sample (every {n}th)",
+                count(set.len(), "opener")
+            ),
+            (false, None) if set.len() == 1 => "the 1 opener".to_string(),
             (false, None) => format!("all {} openers", set.len()),
         },
     };
@@ -149,8 +154,9 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             min_over::GAME_LIMIT
         ),
         Verdict::Incomplete => format!(
-            "not yet a proof: {} openers have no result yet ({}{}): run the remaining shards or rerun",
-            ranking.missing.len(),
+            "not yet a proof: {} {} no result yet ({}{}): run the remaining shards or rerun",
+            count(ranking.missing.len(), "opener"),
+            agree(ranking.missing.len(), "has", "have"),
             words(&ranking.missing[..ranking.missing.len().min(5)]),
             if ranking.missing.len() > 5 { ", ..." } else { "" }
         ),
@@ -170,18 +176,22 @@ fn table(r: &Ranking, d: u8) -> String {
         out += &format!("{rank:>5}  {:<6}  {v:>6}\n", w.to_string());
     }
     if let Some((more, low, high)) = r.beyond(shown) {
-        out += &format!("{more} more openers have exact counts ({low} to {high})\n");
+        out += &format!(
+            "{} more {} ({low} to {high})\n",
+            count(more, "opener"),
+            agree(more, "has an exact count", "have exact counts")
+        );
     }
     if let Some(lb) = r.least_bound {
         out += &format!(
-            "{} openers proved to leave at least {lb} answers over {d}\n",
-            r.dismissed
+            "{} proved to leave at least {lb} answers over {d}\n",
+            count(r.dismissed, "opener")
         );
     }
     if r.cannot_finish > 0 {
         out += &format!(
-            "{} openers cannot find every answer within {}\n",
-            r.cannot_finish,
+            "{} cannot find every answer within {}\n",
+            count(r.cannot_finish, "opener"),
             min_over::GAME_LIMIT
         );
     }

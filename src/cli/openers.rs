@@ -7,6 +7,7 @@ use anyhow::{bail, Result};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use wordle_tree::game::echo::count;
 use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::jobs::best_first;
 use wordle_tree::jobs::openers::{self, OpenersDir, Settings, Shard};
@@ -57,10 +58,10 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     }
     let dir = OpenersDir::open(a.results, game, ctx.hard, a.max_guesses)?;
     outln!(
-        "openers: {}, at most {} guesses; {} openers; results in {}",
+        "openers: {}, at most {}; {}; results in {}",
         describe(game, ctx.hard),
-        a.max_guesses,
-        set.len(),
+        count(usize::from(a.max_guesses), "guess"),
+        count(set.len(), "opener"),
         a.results.display()
     );
     let t = Instant::now();
@@ -135,8 +136,9 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
             .count();
         if cannot > 0 {
             outln!(
-                "{cannot} openers cannot find every answer within {} guesses",
-                a.max_guesses
+                "{} cannot find every answer within {}",
+                count(cannot, "opener"),
+                count(usize::from(a.max_guesses), "guess")
             );
         }
         if left_out > 0 {

@@ -10,6 +10,9 @@
 //! reorder the text around it. Other characters, non-ASCII letters included, are
 //! kept as they are. Cost: linear in the characters shown, never in the input's
 //! length.
+//!
+//! Counts in messages go through [`count`], so one of a thing reads "1 opener", not
+//! "1 openers".
 
 /// How many characters of the input a message shows.
 pub const ECHO_CHARS: usize = 40;
@@ -30,6 +33,25 @@ pub fn echo(s: &str) -> String {
         out.push('…');
     }
     out
+}
+
+/// `n` and `noun`, the noun plural unless `n` is 1: "1 opener", "2 openers",
+/// "0 guesses" (a noun ending in `s` takes `es`).
+pub fn count(n: usize, noun: &str) -> String {
+    match (n, noun.ends_with('s')) {
+        (1, _) => format!("1 {noun}"),
+        (_, true) => format!("{n} {noun}es"),
+        (_, false) => format!("{n} {noun}s"),
+    }
+}
+
+/// `singular` when `n` is 1, else `plural`: the verb after a [`count`] ("has"/"have").
+pub fn agree<'a>(n: usize, singular: &'a str, plural: &'a str) -> &'a str {
+    if n == 1 {
+        singular
+    } else {
+        plural
+    }
 }
 
 /// Characters a terminal would act on or not show: C0/C1 controls and the invisible
@@ -53,6 +75,17 @@ fn is_hidden(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_singular_only_for_one() {
+        assert_eq!(count(1, "opener"), "1 opener");
+        assert_eq!(count(0, "opener"), "0 openers");
+        assert_eq!(count(12972, "opener"), "12972 openers");
+        assert_eq!(count(1, "guess"), "1 guess");
+        assert_eq!(count(6, "guess"), "6 guesses");
+        assert_eq!(agree(1, "has", "have"), "has");
+        assert_eq!(agree(2, "has", "have"), "have");
+    }
 
     #[test]
     fn short_printable_input_is_unchanged() {

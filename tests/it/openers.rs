@@ -354,6 +354,32 @@ fn openers_on(
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// One opener reads as one: "1 opener searched", "exact over the 1 opener", never
+/// "1 openers".
+#[test]
+fn one_opener_is_counted_in_the_singular() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, g) = small_lists(tmp.path());
+    let first = std::fs::read_to_string(&a).unwrap();
+    let first = first.lines().next().unwrap().to_string();
+    let list = tmp.path().join("one.txt");
+    std::fs::write(&list, format!("{first}\n")).unwrap();
+    let res = tmp.path().join("res");
+    let out = openers_on(
+        &a,
+        &g,
+        &res,
+        &["--exact", "--openers", list.to_str().unwrap()],
+    );
+    assert!(out.contains("; 1 opener; results in"), "{out}");
+    assert!(out.contains("1 opener searched, 0 reused"), "{out}");
+    assert!(
+        out.contains("PROVED: the ranking above is exact over the 1 opener\n"),
+        "{out}"
+    );
+    assert!(!out.contains("1 openers"), "{out}");
+}
+
 #[test]
 fn cli_runs_resumes_and_merges_on_custom_lists() {
     let tmp = tempfile::tempdir().unwrap();

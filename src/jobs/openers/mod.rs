@@ -54,6 +54,7 @@
 //! share of the memory limit), pulling openers from a shared counter. Per-worker
 //! solvers make the per-opener counters exact and avoid contention on the table.
 
+use crate::game::echo::{agree, count};
 use crate::game::feedback::Feedback;
 use crate::game::table::FeedbackTable;
 use crate::game::word::{ListError, Word, WordList};
@@ -580,41 +581,55 @@ impl Ranking {
         }
         if let Some((more, low, high)) = self.beyond(shown) {
             out += &format!(
-                "{more} more openers have exact totals ({low} to {high}; show them with --top)\n"
+                "{} more {} ({low} to {high}; show them with --top)\n",
+                count(more, "opener"),
+                agree(more, "has an exact total", "have exact totals")
             );
         }
         if let Some(lb) = self.least_bound {
             out += &format!(
-                "{} openers proved worse: cost at least {lb}\n",
-                self.dismissed
+                "{} proved worse: cost at least {lb}\n",
+                count(self.dismissed, "opener")
             );
         }
         let within = self
             .max_guesses
             .map_or("the maximum guesses".to_string(), |d| {
-                format!("{d} guess{}", if d == 1 { "" } else { "es" })
+                count(usize::from(d), "guess")
             });
         if self.cannot_finish > 0 {
             out += &format!(
-                "{} openers cannot find every answer within {within}\n",
-                self.cannot_finish
+                "{} cannot find every answer within {within}\n",
+                count(self.cannot_finish, "opener")
             );
         }
         if !self.missing.is_empty() {
             let few: Vec<String> = self.missing.iter().take(5).map(|w| w.to_string()).collect();
             out += &format!(
-                "{} openers have no result yet ({}{}): run the remaining shards or rerun\n",
-                self.missing.len(),
+                "{} {} no result yet ({}{}): run the remaining shards or rerun\n",
+                count(self.missing.len(), "opener"),
+                agree(self.missing.len(), "has", "have"),
                 few.join(" "),
                 if self.missing.len() > 5 { " ..." } else { "" }
             );
         }
         let all = self.exact.len() + self.dismissed + self.cannot_finish;
         out += &if self.proves_top(shown.max(1).min(self.exact.len())) && !self.exact.is_empty() {
-            format!("PROVED: the ranking above is exact over all {all} openers\n")
+            format!(
+                "PROVED: the ranking above is exact over {}\n",
+                if all == 1 {
+                    "the 1 opener".to_string()
+                } else {
+                    format!("all {all} openers")
+                }
+            )
         } else if self.missing.is_empty() && self.exact.is_empty() && self.dismissed == 0 && all > 0
         {
-            format!("PROVED: none of the {all} openers finds every answer within {within}\n")
+            if all == 1 {
+                format!("PROVED: the 1 opener does not find every answer within {within}\n")
+            } else {
+                format!("PROVED: none of the {all} openers finds every answer within {within}\n")
+            }
         } else {
             "not yet a proof: some openers are undecided or not separated from the rows shown\n"
                 .to_string()
