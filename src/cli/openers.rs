@@ -11,7 +11,7 @@ use wordle_tree::game::echo::count;
 use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::jobs::best_first;
 use wordle_tree::jobs::openers::{self, OpenersDir, Settings, Shard};
-use wordle_tree::store::opener_table::{Entry, OpenerTable};
+use wordle_tree::store::opener_table::OpenerTable;
 
 /// Options of `openers`, gathered by the clap layer.
 pub(super) struct Args<'a> {
@@ -128,19 +128,8 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
     if a.exact {
         let (table, left_out) =
             OpenerTable::from_records(game, ctx.hard, a.max_guesses, &scan.records);
+        // The openers that cannot finish are counted once, by the ranking below.
         outln!("exact: {}", table.describe());
-        let cannot = table
-            .rows()
-            .iter()
-            .filter(|r| r.entry == Entry::CannotFinish)
-            .count();
-        if cannot > 0 {
-            outln!(
-                "{} cannot find every answer within {}",
-                count(cannot, "opener"),
-                count(usize::from(a.max_guesses), "guess")
-            );
-        }
         if left_out > 0 {
             outln!(
                 "{left_out} results in the directory are not exact or lack the max depth (rerun openers --exact to complete them)"

@@ -16,8 +16,14 @@
 //! Invariants: `Exact(v)` is the exact sum when it is below the cutoff; otherwise
 //! `AtLeast(lb)` with `lb >= cutoff` a proved lower bound. A value at least
 //! [`INFEASIBLE`], whichever the variant, means some part cannot be finished in its
-//! guesses. Tested through
-//! `analysis::pair` against brute force.
+//! guesses; so the cutoff is never above [`INFEASIBLE`] (no cutoff means that one),
+//! and both rounds stop at the first part found infeasible instead of solving the
+//! others exactly. Measured (2023 NYT lists, hard mode, `openers --exact`, one
+//! thread, avx512): `loess` 183 -> 0.8 CPU-s, `areas` 67 -> 0.4, a random 30 of the
+//! openers the hard table had left 329 -> 279 (docs/guide/performance.md). Tested
+//! through `analysis::pair` against brute force, and through `openers --exact` in hard
+//! mode with the feasibility pre-pass off, against brute force (the integration test
+//! `openers::exact_hard_outcomes_match_brute_force_under_any_feasibility_budget`).
 
 use super::bound::INFEASIBLE;
 use super::scan::Scanned;
@@ -52,9 +58,12 @@ impl Solver<'_> {
         parts: &[Part],
         cutoff: Option<u64>,
     ) -> Result<PartsCost, SolveError> {
-        let cutoff = cutoff.unwrap_or(u64::MAX);
-        let obj = &self.config.objective;
         let inf = INFEASIBLE as u64;
+        // A sum at INFEASIBLE is settled whatever the cutoff (some part cannot finish),
+        // so both rounds stop there: an opener with one infeasible bucket is not
+        // solved exactly in its other buckets.
+        let cutoff = cutoff.map_or(inf, |c| c.min(inf));
+        let obj = &self.config.objective;
         if parts.iter().any(|p| p.left == 0 && !p.ids.is_empty()) {
             return Ok(PartsCost {
                 cost: OpenerCost::AtLeast(inf),
