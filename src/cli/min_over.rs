@@ -177,8 +177,8 @@ fn table(r: &Ranking, d: u8) -> String {
     }
     if let Some((more, low, high)) = r.beyond(shown) {
         out += &format!(
-            "{} more {} ({low} to {high})\n",
-            count(more, "opener"),
+            "{more} more {} {} ({low} to {high})\n",
+            agree(more, "opener", "openers"),
             agree(more, "has an exact count", "have exact counts")
         );
     }

@@ -378,6 +378,29 @@ fn one_opener_is_counted_in_the_singular() {
         "{out}"
     );
     assert!(!out.contains("1 openers"), "{out}");
+    // Two openers, one shown: the other is "1 more opener" (unless the two tie, when
+    // both are shown).
+    let two = tmp.path().join("two.txt");
+    let second = std::fs::read_to_string(&a).unwrap();
+    let second = second.lines().nth(1).unwrap().to_string();
+    std::fs::write(&two, format!("{first}\n{second}\n")).unwrap();
+    let out = openers_on(
+        &a,
+        &g,
+        &tmp.path().join("res2"),
+        &["--top", "1", "--openers", two.to_str().unwrap()],
+    );
+    let rows = out.lines().filter(|l| l.starts_with("    ")).count();
+    if rows == 1 {
+        assert!(
+            out.contains("\n1 more opener has an exact total ("),
+            "{out}"
+        );
+    }
+    assert!(
+        !out.contains("1 openers") && !out.contains("openers more"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -391,6 +414,15 @@ fn cli_runs_resumes_and_merges_on_custom_lists() {
     go(&["--shard", "2/2"]);
     let merged = go(&["--merge"]);
     assert!(merged.contains("PROVED"), "{merged}");
+    // The openers beyond the rows shown, counted in the right number.
+    let more = merged.lines().find(|l| l.contains(" more opener")).unwrap();
+    let n: usize = more.split(' ').next().unwrap().parse().unwrap();
+    let said = if n == 1 {
+        "1 more opener has an exact total ("
+    } else {
+        " more openers have exact totals ("
+    };
+    assert!(more.contains(said), "{merged}");
     let rerun = go(&[]);
     assert!(rerun.contains("0 openers searched, 130 reused"), "{rerun}");
     let table = |s: &str| s[s.find(" rank").unwrap()..].to_string();

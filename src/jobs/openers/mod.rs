@@ -581,8 +581,8 @@ impl Ranking {
         }
         if let Some((more, low, high)) = self.beyond(shown) {
             out += &format!(
-                "{} more {} ({low} to {high}; show them with --top)\n",
-                count(more, "opener"),
+                "{more} more {} {} ({low} to {high}; show them with --top)\n",
+                agree(more, "opener", "openers"),
                 agree(more, "has an exact total", "have exact totals")
             );
         }
