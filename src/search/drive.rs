@@ -412,19 +412,25 @@ impl Solver<'_> {
         let done = std::sync::atomic::AtomicUsize::new(0);
         let cost_so_far = std::sync::atomic::AtomicU64::new(here);
         let n_buckets = buckets.len();
-        let results: Vec<u32> = buckets
+        // An infeasible bucket settles the question: the collect stops taking buckets
+        // (those already being searched finish), instead of solving every other one.
+        let results: Result<Vec<u32>, ()> = buckets
             .par_iter()
             .map(|(f, b)| {
                 let (v, _) = self.run_parallel(b, left - 1, &self.after(revealed, word, *f));
                 let total = cost_so_far.fetch_add(v as u64, Ordering::Relaxed) + v as u64;
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1, n_buckets, total);
-                v
+                if v >= INFEASIBLE {
+                    Err(())
+                } else {
+                    Ok(v)
+                }
             })
             .collect();
         self.check_stop()?;
-        if results.iter().any(|&v| v >= INFEASIBLE) {
+        let Ok(results) = results else {
             return Err(SolveError::Infeasible(self.config.max_guesses));
-        }
+        };
         let total = here + results.iter().map(|&v| v as u64).sum::<u64>();
         let mut branches: Vec<(Feedback, Node)> = buckets
             .par_iter()
