@@ -19,8 +19,9 @@
 //! guesses; so the cutoff is never above [`INFEASIBLE`] (no cutoff means that one),
 //! and both rounds stop at the first part found infeasible instead of solving the
 //! others exactly. Measured (2023 NYT lists, hard mode, `openers --exact`, one
-//! thread, avx512): `loess` 183 -> 0.8 CPU-s, `areas` 67 -> 0.4, a random 30 of the
-//! openers the hard table had left 329 -> 279 (docs/guide/performance.md). Tested
+//! thread, avx512): `loess` 183 -> 0.8 CPU-s, `areas` 67 -> 0.4; of a random 30 of
+//! the openers the hard table had left, the 15 that cannot finish 41.5 -> 16.6
+//! (docs/guide/performance.md). Tested
 //! through `analysis::pair` against brute force, and through `openers --exact` in hard
 //! mode with the feasibility pre-pass off, against brute force (the integration test
 //! `openers::exact_hard_outcomes_match_brute_force_under_any_feasibility_budget`).
