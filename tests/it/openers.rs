@@ -415,14 +415,16 @@ fn cli_runs_resumes_and_merges_on_custom_lists() {
     let merged = go(&["--merge"]);
     assert!(merged.contains("PROVED"), "{merged}");
     // The openers beyond the rows shown, counted in the right number.
-    let more = merged.lines().find(|l| l.contains(" more opener")).unwrap();
-    let n: usize = more.split(' ').next().unwrap().parse().unwrap();
-    let said = if n == 1 {
-        "1 more opener has an exact total ("
-    } else {
-        " more openers have exact totals ("
-    };
-    assert!(more.contains(said), "{merged}");
+    // (The line is there only when more openers are exact than the rows shown.)
+    if let Some(more) = merged.lines().find(|l| l.contains(" more opener")) {
+        let n: usize = more.split(' ').next().unwrap().parse().unwrap();
+        let said = if n == 1 {
+            "1 more opener has an exact total ("
+        } else {
+            " more openers have exact totals ("
+        };
+        assert!(more.contains(said), "{merged}");
+    }
     let rerun = go(&[]);
     assert!(rerun.contains("0 openers searched, 130 reused"), "{rerun}");
     let table = |s: &str| s[s.find(" rank").unwrap()..].to_string();
