@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
-use wordle_tree::game::echo::{agree, count};
+use wordle_tree::game::echo::{agree, all_of, count};
 use wordle_tree::game::table::FeedbackTable;
 use wordle_tree::game::word::Word;
 use wordle_tree::jobs::min_over::{self, OverDir, Ranking, Settings, Verdict};
@@ -78,8 +78,7 @@ pub(super) fn run(ctx: &Ctx, a: Args) -> Result<ExitCode> {
                 "the {} of the sample (every {n}th)",
                 count(set.len(), "opener")
             ),
-            (false, None) if set.len() == 1 => "the 1 opener".to_string(),
-            (false, None) => format!("all {} openers", set.len()),
+            (false, None) => all_of(set.len(), "opener"),
         },
     };
     outln!(

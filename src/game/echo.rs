@@ -45,6 +45,15 @@ pub fn count(n: usize, noun: &str) -> String {
     }
 }
 
+/// The whole of `n` things: "the 1 opener", "all 12972 openers".
+pub fn all_of(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("the 1 {noun}")
+    } else {
+        format!("all {}", count(n, noun))
+    }
+}
+
 /// `singular` when `n` is 1, else `plural`: the verb after a [`count`] ("has"/"have").
 pub fn agree<'a>(n: usize, singular: &'a str, plural: &'a str) -> &'a str {
     if n == 1 {

@@ -54,7 +54,7 @@
 //! share of the memory limit), pulling openers from a shared counter. Per-worker
 //! solvers make the per-opener counters exact and avoid contention on the table.
 
-use crate::game::echo::{agree, count};
+use crate::game::echo::{agree, all_of, count};
 use crate::game::feedback::Feedback;
 use crate::game::table::FeedbackTable;
 use crate::game::word::{ListError, Word, WordList};
@@ -617,11 +617,7 @@ impl Ranking {
         out += &if self.proves_top(shown.max(1).min(self.exact.len())) && !self.exact.is_empty() {
             format!(
                 "PROVED: the ranking above is exact over {}\n",
-                if all == 1 {
-                    "the 1 opener".to_string()
-                } else {
-                    format!("all {all} openers")
-                }
+                all_of(all, "opener")
             )
         } else if self.missing.is_empty() && self.exact.is_empty() && self.dismissed == 0 && all > 0
         {
