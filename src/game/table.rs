@@ -46,7 +46,7 @@ pub struct FeedbackTable {
 /// the speed differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Simd {
-    /// AVX-512 F, BW, VBMI, VBMI2 and VPOPCNTDQ (x86_64).
+    /// AVX-512 F, BW, VBMI2 and VPOPCNTDQ (x86_64).
     Avx512,
     /// AVX2 (x86_64).
     Avx2,
@@ -79,7 +79,6 @@ impl Simd {
                 Simd::Avx512 => {
                     has!("avx512f")
                         && has!("avx512bw")
-                        && has!("avx512vbmi")
                         && has!("avx512vbmi2")
                         && has!("avx512vpopcntdq")
                         && has!("avx2")

@@ -15,12 +15,13 @@
 //! SIMD paths ([`Simd`], forced by `WORDLE_TREE_SIMD`, one per table): every path runs
 //! the same kernels with the same results, so the search visits the same states on
 //! every machine (`bench --full` counts identical). AVX-512 (`presence.rs`): the
-//! presence masks in sixteen 512-bit registers, the windows picked by byte permutes
-//! (VBMI), the rows packed by a byte compress (VBMI2, `local.rs`). AVX2 and portable
-//! (`sliced.rs`): the masks byte-sliced, in AVX2 intrinsics or in plain Rust that the
-//! compiler vectorises for the target's baseline (SSE2, NEON), windows picked by
-//! byte shuffles (AVX2) or a byte at a time, and in hard mode only the slices the
-//! state's greens allow. The lane loops of the other kernels (here) are plain Rust,
+//! presence masks of a block in place in sixteen 512-bit registers, the rows packed
+//! by a byte compress (VBMI2, `local.rs`). AVX2 and portable (`sliced.rs`): the masks
+//! byte-sliced, in AVX2 intrinsics or in plain Rust that the compiler vectorises for
+//! the target's baseline (SSE2, NEON), windows picked by byte shuffles (AVX2) or a
+//! byte at a time, and in hard mode only the slices the state's greens allow. The
+//! AVX-512 path reads windows with the AVX2 kernel (faster there than its own, which
+//! was dropped: docs/guide/performance.md). The lane loops of the other kernels (here) are plain Rust,
 //! compiled for AVX2 on the AVX-512 and AVX2 paths. Figures per path, and the lab
 //! log of what was tried: docs/guide/performance.md and performance-history.md.
 //!
@@ -45,9 +46,9 @@ mod presence;
 mod sliced;
 
 pub(super) use local::Local;
-pub(super) use presence::Window;
 #[cfg(target_arch = "x86_64")]
-use presence::{presence_avx512, presence_window_avx512};
+use presence::presence_avx512;
+pub(super) use presence::Window;
 use sliced::Rows;
 pub(super) use sliced::{slices_for_greens, ALL_SLICES};
 
@@ -374,7 +375,7 @@ impl AnswerMajor {
     /// stops once every wanted lane has reached the limit. Needs n <= 255. The wanted
     /// lanes' feedbacks must lie in `slices` ([`slices_for_greens`] in hard mode, else
     /// [`ALL_SLICES`]): the byte-sliced kernels pass over those slices alone (the
-    /// AVX-512 kernels need no such hint).
+    /// AVX-512 block kernel needs no such hint).
     pub(super) fn presence(
         &self,
         at: Lanes,
@@ -393,18 +394,19 @@ impl AnswerMajor {
             },
         };
         #[cfg(target_arch = "x86_64")]
-        if self.simd == Simd::Avx512 {
+        if let (Simd::Avx512, Lanes::Block(g0)) = (self.simd, at) {
             // SAFETY: the table's path is one the CPU has (`AnswerMajor::with_simd`),
-            // and AVX-512 includes the kernels' features.
-            return unsafe {
-                match at {
-                    Lanes::Block(g0) => presence_avx512(table, g0, offsets, keep, out),
-                    Lanes::Window(w) => {
-                        presence_window_avx512(table, stride, w, offsets, keep, out)
-                    }
-                }
-            };
+            // and AVX-512 includes the kernel's features.
+            return unsafe { presence_avx512(table, g0, offsets, keep, out) };
         }
+        // A window on the AVX-512 path takes the AVX2 kernel: its gather reads only
+        // the 16-byte chunks holding the window's lanes and its pass only the slices
+        // the state's greens allow, and it ran hard mode's pre-scans faster than the
+        // AVX-512 window kernel did (docs/guide/performance.md, session 30).
+        let simd = match self.simd {
+            Simd::Avx512 => Simd::Avx2,
+            simd => simd,
+        };
         let rows = match at {
             Lanes::Block(g0) => Rows::block(table, g0, offsets),
             Lanes::Window(window) => match Rows::window(table, stride, window, offsets) {
@@ -412,7 +414,7 @@ impl AnswerMajor {
                 None => return 0,
             },
         };
-        sliced::presence(self.simd, rows, slices, keep, out)
+        sliced::presence(simd, rows, slices, keep, out)
     }
 
     /// The guesses among `g0..g0 + 32` in `want` (a bit per guess) with fewer than

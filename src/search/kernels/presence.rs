@@ -1,9 +1,15 @@
-//! The AVX-512 presence kernels: per lane, the set of feedbacks seen as a 256-bit mask
+//! The AVX-512 presence kernel: per lane, the set of feedbacks seen as a 256-bit mask
 //! held in sixteen 512-bit registers, over a block of 32 lanes in place
-//! ([`presence_avx512`]) or over a [`Window`] of up to 32 lanes picked from 128
-//! ([`presence_window_avx512`], byte permutes), and the windows themselves. The AVX2
-//! and portable paths run the same kernels byte-sliced (`sliced.rs`), with the same
-//! results.
+//! ([`presence_avx512`]); and the [`Window`]s of up to 32 lanes picked from 128 that
+//! hard mode's pre-scans read, on every path with the byte-sliced kernels
+//! (`sliced.rs`; the AVX-512 path with the AVX2 one). The AVX2 and portable paths run
+//! the same presence kernel byte-sliced, with the same results.
+//!
+//! Dropped (session 30): an AVX-512 window kernel, this loop over a window's lanes
+//! picked by four byte permutes (VBMI) from each row's two masked 64-byte loads. On
+//! the AVX-512 machine the AVX2 kernel, whose gather reads only the 16-byte chunks
+//! holding lanes and whose pass covers only the slices the greens allow, ran hard
+//! mode's poor openers faster (figures in docs/guide/performance.md).
 
 #[cfg(not(target_arch = "x86_64"))]
 use super::LANES;
@@ -12,7 +18,7 @@ use super::{Keep, Split, LANES};
 #[cfg(target_arch = "x86_64")]
 use crate::game::feedback::Feedback;
 
-/// The loop of the presence kernels ([`presence_avx512`], [`presence_window_avx512`]):
+/// The loop of the presence kernel ([`presence_avx512`]):
 /// `$quads` gives, for the row at offset `$o`, its 32 feedbacks as four vectors of
 /// eight 64-bit lanes.
 #[cfg(target_arch = "x86_64")]
@@ -124,56 +130,6 @@ pub(super) unsafe fn presence_avx512(
         _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64).cast());
         // SAFETY: `row` holds 32 bytes, so bytes 8q .. 8q + 8 are in bounds.
         [0, 1, 2, 3].map(|q| _mm512_cvtepu8_epi64(_mm_loadl_epi64(p.add(8 * q).cast())))
-    })
-}
-
-/// The body of [`AnswerMajor::presence`] over a window: [`presence_avx512`]'s loop
-/// over the lanes of `window`, each row's two 64-byte halves of the window loaded (only the
-/// lanes read) and its 32 lanes picked, zero-extended, by four byte permutes: per row
-/// two loads and four permutes where the block kernel has four loads that widen.
-/// Tried: a prefetch of the row 8 or 24 rows ahead (A/B 0.97 and 1.03, noise), or of
-/// the next window's line (0.995).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vpopcntdq")]
-pub(super) unsafe fn presence_window_avx512(
-    table: &[u8],
-    stride: usize,
-    window: &Window,
-    offsets: &[usize],
-    keep: Keep,
-    out: &mut [Split; LANES],
-) -> u32 {
-    use std::arch::x86_64::*;
-    let lanes = window.lanes();
-    let span = window.span(stride);
-    let (mut low, mut high) = (0u64, 0u64);
-    for &a in lanes {
-        match a {
-            0..64 => low |= 1 << a,
-            _ => high |= 1 << (a - 64),
-        }
-    }
-    // Byte 8e of quad q's index picks lane 8q + e (0..64 from the low half, 64..128
-    // from the high); the other bytes are zeroed, which zero-extends it.
-    let mut idx = [[0u8; 64]; 4];
-    for (l, &a) in lanes.iter().enumerate() {
-        idx[l / 8][8 * (l % 8)] = a;
-    }
-    let idx = idx.map(|i| _mm512_loadu_si512(i.as_ptr().cast()));
-    let bytes = 0x0101_0101_0101_0101u64;
-    presence_loop!(offsets, keep, out, |o| {
-        let row = &table[o + window.start..o + window.start + span];
-        // SAFETY: only the bytes of the window's lanes are read (a masked load never
-        // faults on the others), and they lie within `row`. The high half is loaded
-        // only when a lane lies in it: then the row is longer than 64 bytes, so
-        // `p.add(64)` stays within it.
-        let p = row.as_ptr();
-        let a = _mm512_maskz_loadu_epi8(low, p.cast());
-        let b = match high {
-            0 => _mm512_setzero_si512(),
-            _ => _mm512_maskz_loadu_epi8(high, p.add(64).cast()),
-        };
-        idx.map(|i| _mm512_maskz_permutex2var_epi8(bytes, a, i, b))
     })
 }
 

@@ -393,12 +393,14 @@ impl<'a> Rows<'a> {
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::__m256i;
 
-/// How the AVX2 path picks a window's lanes from a row: per 16-byte chunk of the
+/// How the AVX2 and AVX-512 paths pick a window's lanes from a row: per 16-byte chunk of the
 /// bytes the window spans that holds some of its lanes, the chunk copied to both
 /// halves of a register and byte-shuffled into those lanes' places (the other bytes
 /// zeroed), the chunks OR-ed: at most 8 loads and shuffles per row where a byte at a
-/// time took 32 loads and inserts. AVX2 has no byte permute across 16 bytes
-/// (AVX-512 VBMI picks the 32 lanes from 128 bytes in four).
+/// time took 32 loads and inserts. AVX2 has no byte permute across 16 bytes. The
+/// AVX-512 path reads windows here too: an AVX-512 kernel that picked the 32 lanes
+/// from two masked 64-byte loads by four byte permutes (VBMI) was slower on the
+/// AVX-512 machine (docs/guide/performance.md, session 30).
 #[cfg(target_arch = "x86_64")]
 struct Gather {
     /// Per chunk, the byte each lane takes from it (`0x80`: none, zero).
