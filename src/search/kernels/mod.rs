@@ -21,9 +21,10 @@
 //! the target's baseline (SSE2, NEON), windows picked by byte shuffles (AVX2) or a
 //! byte at a time, and in hard mode only the slices the state's greens allow. The
 //! AVX-512 path reads windows with the AVX2 kernel (faster there than its own, which
-//! was dropped: docs/guide/performance.md). The lane loops of the other kernels (here) are plain Rust,
-//! compiled for AVX2 on the AVX-512 and AVX2 paths. Figures per path, and the lab
-//! log of what was tried: docs/guide/performance.md and performance-history.md.
+//! was dropped: docs/guide/performance.md). The lane loops of the other kernels
+//! (here) are plain Rust, compiled for AVX2 on the AVX-512 and AVX2 paths. Figures
+//! per path, and the lab log of what was tried: docs/guide/performance.md and
+//! performance-history.md.
 //!
 //! Invariants: every kernel reports the same split as the scalar scan for the guesses
 //! it keeps, keeps exactly the guesses the scalar scan keeps under the same repeat

@@ -669,10 +669,11 @@ fn presence_avx2_with(
     sliced_splits(n, &count(&seen), &last, keep, out)
 }
 
-/// [`AnswerMajor::presence`] (over a block or a window) without
-/// AVX-512: [`presence_sliced`] over `rows`, in AVX2 intrinsics on the AVX2 path
-/// ([`presence_avx2`]; a window's lanes picked by byte shuffles, [`Gather`]), else in
-/// plain Rust (a window's lanes picked a byte at a time).
+/// [`AnswerMajor::presence`] (over a block or a window) without the AVX-512 block
+/// kernel: [`presence_sliced`] over `rows`, in AVX2 intrinsics on the AVX2 path and
+/// for the AVX-512 path's windows ([`presence_avx2`]; a window's lanes picked by byte
+/// shuffles, [`Gather`]), else in plain Rust (a window's lanes picked a byte at a
+/// time).
 ///
 /// [`AnswerMajor::presence`]: super::AnswerMajor::presence
 pub(super) fn presence(
