@@ -601,7 +601,23 @@ fn solve(
         bar.set_position(done as u64);
         bar.set_message(format!("buckets, total so far {total}"));
     };
-    let (total, root) = solver.solve_opener(opener_id, &report)?;
+    let (total, root) = match solver.solve_opener(opener_id, &report) {
+        Ok(solved) => solved,
+        // A proved fact, but no tree to print or write: said as what the user can do.
+        Err(e @ SolveError::Infeasible(_)) => {
+            bar.finish_and_clear();
+            let more = if max_guesses < 10 {
+                format!(" or --max-guesses {}", max_guesses + 1)
+            } else {
+                String::new()
+            };
+            bail!(
+                "opener {opener}: {e} (proved: some bucket of the opener cannot be finished in time; {}); try another opener{more}",
+                describe(game, ctx.hard),
+            )
+        }
+        Err(e) => return Err(e.into()),
+    };
     bar.finish_and_clear();
     let tree = Tree::new(game, ctx.hard, max_guesses, root)
         .context("internal error: the solved tree is not valid")?;

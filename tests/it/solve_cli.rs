@@ -167,7 +167,7 @@ fn bad_solve_input_exits_2_and_writes_nothing() {
         ),
         (
             vec!["solve", "--opener", "salet", "--max-guesses", "2"],
-            "no tree finds every answer within 2 guesses",
+            "opener salet: no tree finds every answer within 2 guesses (proved: some bucket of the opener cannot be finished in time; lists wordle (2315 answers, 12972 allowed guesses), normal mode); try another opener or --max-guesses 3",
         ),
         (
             vec!["--list", "klingon", "solve", "--opener", "salet"],
