@@ -612,7 +612,8 @@ fn solve(
                 String::new()
             };
             bail!(
-                "opener {opener}: {e} (proved: some bucket of the opener cannot be finished in time; {}); try another opener{more}",
+                "opener {}: {e} (proved: some bucket of the opener cannot be finished in time; {}); try another opener{more}",
+                game.guesses[opener_id.index()],
                 describe(game, ctx.hard),
             )
         }

@@ -170,6 +170,10 @@ fn bad_solve_input_exits_2_and_writes_nothing() {
             "opener salet: no tree finds every answer within 2 guesses (proved: some bucket of the opener cannot be finished in time; lists wordle (2315 answers, 12972 allowed guesses), normal mode); try another opener or --max-guesses 3",
         ),
         (
+            vec!["solve", "--opener", "SALET", "--max-guesses", "2"],
+            "error: opener salet: no tree finds every answer within 2 guesses",
+        ),
+        (
             vec!["--list", "klingon", "solve", "--opener", "salet"],
             "unknown list",
         ),
