@@ -127,9 +127,7 @@ fn claim_depth(args: &CheckArgs) -> Result<u8> {
             check::GAME_LIMIT - 1
         );
     }
-    if !(1..=10).contains(&depth) {
-        bail!("--max-guesses must be from 1 to 10, not {depth}");
-    }
+    super::check_max_guesses(depth)?;
     if !args.except.is_empty() && depth >= check::GAME_LIMIT {
         bail!(
             "--except needs --max-guesses below {} (the excepted answers get up to {})",
@@ -364,9 +362,7 @@ fn on_subset(ctx: &Ctx, args: &CheckArgs, path: &Path) -> Result<ExitCode> {
             bail!("--memory goes with --opener any --min-over or --opener W --results DIR");
         }
         let d = args.max_guesses.expect("clap requires --max-guesses");
-        if !(1..=10).contains(&d) {
-            bail!("--max-guesses must be from 1 to 10, not {d}");
-        }
+        super::check_max_guesses(d)?;
         let whole = Whole { game, name: &name };
         return any(&sub_ctx, d, &Sweep::of(args)?, Some(&whole));
     }

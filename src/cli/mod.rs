@@ -573,9 +573,12 @@ fn memory_bytes(mib: usize) -> Result<usize> {
     })
 }
 
+/// The most guesses `--max-guesses` takes.
+const MOST_GUESSES: u8 = 10;
+
 fn check_max_guesses(d: u8) -> Result<()> {
-    if !(1..=10).contains(&d) {
-        bail!("--max-guesses must be from 1 to 10, not {d}");
+    if !(1..=MOST_GUESSES).contains(&d) {
+        bail!("--max-guesses must be from 1 to {MOST_GUESSES}, not {d}");
     }
     Ok(())
 }
@@ -601,12 +604,13 @@ fn solve(
         bar.set_position(done as u64);
         bar.set_message(format!("buckets, total so far {total}"));
     };
-    let (total, root) = match solver.solve_opener(opener_id, &report) {
+    let solved = solver.solve_opener(opener_id, &report);
+    bar.finish_and_clear();
+    let (total, root) = match solved {
         Ok(solved) => solved,
         // A proved fact, but no tree to print or write: said as what the user can do.
         Err(e @ SolveError::Infeasible(_)) => {
-            bar.finish_and_clear();
-            let more = if max_guesses < 10 {
+            let more = if max_guesses < MOST_GUESSES {
                 format!(" or --max-guesses {}", max_guesses + 1)
             } else {
                 String::new()
@@ -619,7 +623,6 @@ fn solve(
         }
         Err(e) => return Err(e.into()),
     };
-    bar.finish_and_clear();
     let tree = Tree::new(game, ctx.hard, max_guesses, root)
         .context("internal error: the solved tree is not valid")?;
     let replay = tree.verify(game);
