@@ -10,6 +10,11 @@
 //! ([`crate::search::Solver::first_infeasible_bucket`], where the figures are), so
 //! one slow bucket no longer hides a cheap refutation behind it.
 //!
+//! The same mechanism ends a search that is no longer needed: under
+//! [`Guard::abortable`] the budget is unlimited but spent once a shared flag is set
+//! (`Solver::solve_from`: another thread's bucket cannot finish, so the opener's
+//! verdict is known).
+//!
 //! Invariants:
 //! - A budget covers only [`Guard`]'s scope on its own thread; the serial search
 //!   makes no rayon call, so no other task runs on the thread meanwhile. Outside a
@@ -22,7 +27,9 @@
 //! - The cost: one thread-local decrement per scan (a scan reads at least a few
 //!   hundred table entries).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 thread_local! {
@@ -32,9 +39,13 @@ thread_local! {
     static OUT: Cell<bool> = const { Cell::new(false) };
     /// Past this instant the budget is spent too (read every [`CLOCK_EVERY`] scans).
     static UNTIL: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// Once this flag is set (by another thread) the budget is spent too (read every
+    /// [`CLOCK_EVERY`] scans).
+    static ABORT: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
 }
 
-/// How often (in scans) a budget with a deadline reads the clock.
+/// How often (in scans) a budget with a deadline reads the clock (and an abortable
+/// one its flag).
 const CLOCK_EVERY: u64 = 256;
 
 /// Takes one scan from the budget; `true` when none was left (the search must give
@@ -43,8 +54,15 @@ const CLOCK_EVERY: u64 = 256;
 pub(super) fn spend() -> bool {
     LEFT.with(|left| {
         let l = left.get();
-        let late =
-            || l % CLOCK_EVERY == 0 && UNTIL.with(|u| u.get()).is_some_and(|t| Instant::now() >= t);
+        let late = || {
+            l % CLOCK_EVERY == 0
+                && (UNTIL.with(|u| u.get()).is_some_and(|t| Instant::now() >= t)
+                    || ABORT.with(|a| {
+                        a.borrow()
+                            .as_ref()
+                            .is_some_and(|f| f.load(Ordering::Relaxed))
+                    }))
+        };
         if l == 0 || late() {
             left.set(0);
             OUT.with(|o| o.set(true));
@@ -73,6 +91,14 @@ impl Guard {
         UNTIL.with(|u| u.set(until));
         Guard
     }
+
+    /// An unlimited budget on this thread that is spent as soon as `abort` is set
+    /// (by another thread: its bucket settled the question), until dropped.
+    pub(super) fn abortable(abort: Arc<AtomicBool>) -> Guard {
+        let guard = Guard::new(u64::MAX, None);
+        ABORT.with(|a| *a.borrow_mut() = Some(abort));
+        guard
+    }
 }
 
 impl Drop for Guard {
@@ -80,5 +106,6 @@ impl Drop for Guard {
         LEFT.with(|l| l.set(u64::MAX));
         OUT.with(|o| o.set(false));
         UNTIL.with(|u| u.set(None));
+        ABORT.with(|a| *a.borrow_mut() = None);
     }
 }

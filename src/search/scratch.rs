@@ -13,7 +13,10 @@
 //! ([`crate::search::tt::TranspositionTable::scratch`]): each level and class map
 //! records what it has charged and reports the difference when it is re-measured
 //! (after every state of at least [`CHARGE_MIN`] candidates, and when a scratch goes
-//! back to the pool). The table then keeps to what the budget leaves; scratch itself is
+//! back to the pool). The two buffers that grow by megabytes within one state, the
+//! class labels and the compact table, are charged before they grow
+//! ([`Classes::room_for_class`], [`Level::room_for_local`]), so the table evicts
+//! before the bytes are allocated rather than after the state. The table then keeps to what the budget leaves; scratch itself is
 //! what the search needs and is not bounded (if it alone passes the limit, the table
 //! stores nothing). Measured with one thread before cores (`cores.rs`, which add a few
 //! MiB: `salet` 6 -> 9): `salet` 6 MiB of scratch, `audio` 11, the poor openers `mamma
@@ -23,6 +26,7 @@ use super::cores::Cores;
 use super::heap::{cap, recharge};
 use super::kernels::Local;
 use super::stats::Counters;
+use super::tt::TranspositionTable;
 use crate::game::feedback::{Feedback, FEEDBACKS};
 use crate::game::{AnswerId, GuessId};
 use std::sync::atomic::AtomicUsize;
@@ -143,6 +147,21 @@ impl Level {
         let now = self.bytes();
         recharge(meter, &mut self.charged, now);
     }
+
+    /// Before a compact table of `rows` rows of `lanes` lanes is built: when the
+    /// table's buffer must grow, the growth (doubling, at least to the size needed)
+    /// is charged first, so the transposition table makes room before the bytes are
+    /// allocated.
+    pub(super) fn room_for_local(&mut self, rows: usize, lanes: usize, tt: &TranspositionTable) {
+        let need = rows * lanes.div_ceil(super::kernels::LANES) * super::kernels::LANES;
+        let have = self.local.table.bytes.capacity();
+        if need > have {
+            let new = need.max(2 * have);
+            let now = self.bytes() - have + new;
+            tt.charge_scratch(&mut self.charged, now);
+            self.local.reserve(new);
+        }
+    }
 }
 
 impl Default for Level {
@@ -212,6 +231,19 @@ impl Classes {
     pub(super) fn charge(&mut self, meter: &AtomicUsize) {
         let now = cap(&self.slots) + cap(&self.labels) + cap(&self.current);
         recharge(meter, &mut self.charged, now);
+    }
+
+    /// Before [`Classes::seen`] may record one more class: when the labels are full,
+    /// their growth (doubling) is charged first, so the transposition table makes room
+    /// before the bytes are allocated (the labels of a large state reach megabytes).
+    pub(super) fn room_for_class(&mut self, tt: &TranspositionTable) {
+        let (len, have) = (self.labels.len(), self.labels.capacity());
+        if len + self.n > have {
+            let new = (len + self.n).max(2 * have);
+            let now = cap(&self.slots) + new + cap(&self.current);
+            tt.charge_scratch(&mut self.charged, now);
+            self.labels.reserve_exact(new - len);
+        }
     }
 
     pub(super) fn begin(&mut self, n: usize) {

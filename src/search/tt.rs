@@ -11,7 +11,10 @@
 //! `TranspositionTable::scratch`, so the table keeps to what scratch leaves of it.
 //! When the total passes the limit, entries with few candidates (cheap to recompute)
 //! are evicted first, then everything; an entry larger than the room left is not
-//! stored at all. Guards are never held across a call out of this
+//! stored at all. Large scratch buffers are charged before they grow
+//! (`TranspositionTable::charge_scratch` evicts at once), and an eviction gives
+//! back the map's slot arrays, so the heap stays within the limit (`tests/memory.rs`;
+//! performance.md, "`solve` of an opener that cannot finish"). Guards are never held across a call out of this
 //! module: values are copied out (deadlock rule for dashmap under rayon).
 
 use crate::game::{AnswerId, GuessId};
@@ -119,6 +122,19 @@ impl TranspositionTable {
         self.scratch.load(Ordering::Relaxed)
     }
 
+    /// Moves a scratch buffer's charge (kept by its owner in `charged`) to `now`
+    /// bytes. When the scratch grows past what the limit leaves the entries, they are
+    /// evicted now, not at the next store: a buffer charged before it grows
+    /// ([`super::scratch::Classes::room_for_class`]) then never sits on top of a full
+    /// table.
+    pub(crate) fn charge_scratch(&self, charged: &mut usize, now: usize) {
+        let grew = now > *charged;
+        super::heap::recharge(&self.scratch, charged, now);
+        if grew && self.bytes() > self.room() {
+            self.evict();
+        }
+    }
+
     /// What the limit leaves for entries once scratch is charged.
     fn room(&self) -> usize {
         self.limit.saturating_sub(self.scratch_bytes())
@@ -181,6 +197,9 @@ impl TranspositionTable {
             self.map.clear();
             bytes = 0;
         }
+        // The map keeps the slot arrays of the most entries it held, which the
+        // per-entry charge no longer covers: give them back.
+        self.map.shrink_to_fit();
         self.bytes.store(bytes, Ordering::Relaxed);
     }
 

@@ -370,6 +370,67 @@ fn serial_and_parallel_totals_agree() {
     assert_eq!(run(1), run(2));
 }
 
+/// `solve_opener` takes the buckets smallest first and, on several threads, ends the
+/// searches in flight once one bucket cannot finish (`budget.rs`'s abortable guard):
+/// its verdict, on 1, 2 and 4 threads, agrees with `opener_cost` on every opener,
+/// with guess limits tight enough that some openers cannot finish and others can.
+#[test]
+fn solve_opener_stops_at_an_infeasible_bucket_on_any_thread_count() {
+    use wordle_tree::search::{OpenerCost, SolveError};
+    let mut rng = Rng(77);
+    let game = random_game(&mut rng, 150, 400);
+    let table = FeedbackTable::build(&game);
+    let (mut feasible, mut infeasible) = (0, 0);
+    for (hard, max_guesses) in [(false, 3), (true, 3), (true, 4)] {
+        let config = Config {
+            hard,
+            max_guesses,
+            ..Config::default()
+        };
+        let openers: Vec<GuessId> = (0..game.n_guesses())
+            .map(GuessId::new)
+            .step_by(23)
+            .collect();
+        let truth: Vec<OpenerCost> = {
+            let solver = Solver::new(&game, &table, config.clone());
+            openers
+                .iter()
+                .map(|&g| solver.opener_cost(g, None).unwrap())
+                .collect()
+        };
+        for threads in [1, 2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let solver = Solver::new(&game, &table, config.clone());
+            for (&g, want) in openers.iter().zip(&truth) {
+                match (pool.install(|| solver.solve_opener(g, &|_, _, _| {})), want) {
+                    (Ok((total, root)), OpenerCost::Exact(t)) => {
+                        assert_eq!(total, *t);
+                        let tree = Tree::new(&game, hard, max_guesses, root).unwrap();
+                        assert_eq!(tree.verify(&game).total(), total);
+                        feasible += 1;
+                    }
+                    (Err(SolveError::Infeasible(m)), OpenerCost::AtLeast(lb)) => {
+                        assert_eq!(m, max_guesses);
+                        assert!(*lb >= INFEASIBLE as u64);
+                        infeasible += 1;
+                    }
+                    (got, want) => panic!(
+                        "opener {g:?}, hard {hard}, {threads} threads: {:?} against {want:?}",
+                        got.map(|(t, _)| t)
+                    ),
+                }
+            }
+        }
+    }
+    assert!(
+        feasible > 0 && infeasible > 0,
+        "{feasible} feasible, {infeasible} infeasible"
+    );
+}
+
 #[test]
 fn asking_for_more_guesses_than_configured_does_not_run_out_of_levels() {
     // `next` retries an infeasible state with more guesses than the solver was set up

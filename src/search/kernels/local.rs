@@ -72,6 +72,12 @@ impl Local {
             + self.row_of.capacity() * std::mem::size_of::<u32>()
     }
 
+    /// Makes the table's buffer hold at least `bytes` bytes.
+    pub(in crate::search) fn reserve(&mut self, bytes: usize) {
+        let buf = Arc::make_mut(&mut self.table.bytes);
+        buf.reserve_exact(bytes.saturating_sub(buf.len()));
+    }
+
     /// Rebuilds this table for the candidates `ids` (a state) and the guesses
     /// `guesses`, with their `caps` (indexed by guess id), from the full table `full`.
     pub(in crate::search) fn build(

@@ -50,7 +50,10 @@ impl Solver<'_> {
             if buckets == 1 && !is_candidate {
                 continue;
             }
-            if !is_candidate && classes.seen(hash) {
+            if !is_candidate && {
+                classes.room_for_class(&self.tt);
+                classes.seen(hash)
+            } {
                 continue;
             }
             if !is_candidate
@@ -77,6 +80,7 @@ impl Solver<'_> {
             }
             level.lanes.clear();
             level.lanes.extend_from_slice(&level.allowed);
+            level.room_for_local(n, level.lanes.len(), &self.tt);
             let (strength, caps) = (&level.strength, &level.caps);
             level
                 .lanes
