@@ -16,10 +16,10 @@
 //! back to the pool). The two buffers that grow by megabytes within one state, the
 //! class labels and the compact table, are charged before they grow
 //! ([`Classes::room_for_class`], [`Level::room_for_local`]), so the table evicts
-//! before the bytes are allocated rather than after the state. The table then keeps to what the budget leaves; scratch itself is
-//! what the search needs and is not bounded (if it alone passes the limit, the table
-//! stores nothing). Measured with one thread before cores (`cores.rs`, which add a few
-//! MiB: `salet` 6 -> 9): `salet` 6 MiB of scratch, `audio` 11, the poor openers `mamma
+//! before the bytes are allocated rather than after the state. The table then keeps
+//! to what the budget leaves; scratch itself is what the search needs and is not
+//! bounded (if it alone passes the limit, the table stores nothing). Measured with one
+//! thread before cores (`cores.rs`, which add a few MiB: `salet` 6 -> 9): `salet` 6 MiB of scratch, `audio` 11, the poor openers `mamma
 //! fuzzy jazzy` 30 to 37; `tests/memory.rs` checks the heap against the budget.
 
 use super::cores::Cores;

@@ -14,8 +14,9 @@
 //! stored at all. Large scratch buffers are charged before they grow
 //! (`TranspositionTable::charge_scratch` evicts at once), and an eviction gives
 //! back the map's slot arrays, so the heap stays within the limit (`tests/memory.rs`;
-//! performance.md, "`solve` of an opener that cannot finish"). Guards are never held across a call out of this
-//! module: values are copied out (deadlock rule for dashmap under rayon).
+//! performance.md, "`solve` of an opener that cannot finish"). Guards are never held
+//! across a call out of this module: values are copied out (deadlock rule for dashmap
+//! under rayon).
 
 use crate::game::{AnswerId, GuessId};
 use dashmap::DashMap;
