@@ -599,10 +599,10 @@ fn solve(
     let solver =
         Solver::new(game, &table, search_config(ctx, max_guesses, memory)?).with_stop(ctx.stop);
     let bar = progress_bar(ctx.quiet, "solve");
-    let report = |done: usize, of: usize, total: u64| {
+    let report = |settled: usize, of: usize, total: u64| {
+        bar.set_message(format!("answers settled, total so far {total}"));
         bar.set_length(of as u64);
-        bar.set_position(done as u64);
-        bar.set_message(format!("buckets, total so far {total}"));
+        bar.set_position(settled as u64);
     };
     let solved = solver.solve_opener(opener_id, &report);
     bar.finish_and_clear();

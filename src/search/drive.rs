@@ -349,7 +349,9 @@ impl Solver<'_> {
     }
 
     /// The optimal tree from `opener` over all answers, and its cost. `progress` is
-    /// called after each opener bucket with (buckets done, buckets, cost so far).
+    /// called after each opener bucket with (answers settled, answers, cost so far):
+    /// answers, not buckets, since the buckets come smallest first and the last few
+    /// hold most of the answers and most of the time.
     ///
     /// ```
     /// use wordle_tree::game::{table::FeedbackTable, word::Word, Game};
@@ -418,7 +420,9 @@ impl Solver<'_> {
         let here = obj.node(ids.len(), obj.counted(ids), left) as u64;
         let n_buckets = buckets.len();
         let next = AtomicUsize::new(0);
-        let done = AtomicUsize::new(0);
+        // Answers settled: the opener's own (all green) from the start.
+        let done =
+            AtomicUsize::new(ids.len() - buckets.iter().map(|(_, b)| b.len()).sum::<usize>());
         let cost_so_far = AtomicU64::new(here);
         let failed = std::sync::Arc::new(AtomicBool::new(false));
         let values: Vec<AtomicU32> = (0..n_buckets).map(|_| AtomicU32::new(INFEASIBLE)).collect();
@@ -444,7 +448,8 @@ impl Solver<'_> {
             };
             values[k].store(v, Ordering::Relaxed);
             let total = cost_so_far.fetch_add(v as u64, Ordering::Relaxed) + v as u64;
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1, n_buckets, total);
+            let settled = done.fetch_add(b.len(), Ordering::Relaxed) + b.len();
+            progress(settled, ids.len(), total);
             if v >= INFEASIBLE {
                 failed.store(true, Ordering::Relaxed);
             }

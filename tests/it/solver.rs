@@ -376,6 +376,7 @@ fn serial_and_parallel_totals_agree() {
 /// with guess limits tight enough that some openers cannot finish and others can.
 #[test]
 fn solve_opener_stops_at_an_infeasible_bucket_on_any_thread_count() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     use wordle_tree::search::{OpenerCost, SolveError};
     let mut rng = Rng(77);
     let game = random_game(&mut rng, 150, 400);
@@ -405,9 +406,17 @@ fn solve_opener_stops_at_an_infeasible_bucket_on_any_thread_count() {
                 .unwrap();
             let solver = Solver::new(&game, &table, config.clone());
             for (&g, want) in openers.iter().zip(&truth) {
-                match (pool.install(|| solver.solve_opener(g, &|_, _, _| {})), want) {
+                // The progress reports answers settled, out of every answer.
+                let (most, of) = (AtomicUsize::new(0), AtomicUsize::new(0));
+                let progress = |settled: usize, answers: usize, _: u64| {
+                    most.fetch_max(settled, Ordering::Relaxed);
+                    of.store(answers, Ordering::Relaxed);
+                };
+                match (pool.install(|| solver.solve_opener(g, &progress)), want) {
                     (Ok((total, root)), OpenerCost::Exact(t)) => {
                         assert_eq!(total, *t);
+                        assert_eq!(most.into_inner(), game.n_answers());
+                        assert_eq!(of.into_inner(), game.n_answers());
                         let tree = Tree::new(&game, hard, max_guesses, root).unwrap();
                         assert_eq!(tree.verify(&game).total(), total);
                         feasible += 1;
