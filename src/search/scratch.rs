@@ -233,10 +233,10 @@ impl Classes {
         recharge(meter, &mut self.charged, now);
     }
 
-    /// Before [`Classes::seen`] may record one more class: when the labels are full,
-    /// their growth (doubling) is charged first, so the transposition table makes room
-    /// before the bytes are allocated (the labels of a large state reach megabytes).
-    pub(super) fn room_for_class(&mut self, tt: &TranspositionTable) {
+    /// Before one more class is recorded: when the labels are full, their growth
+    /// (doubling) is charged first, so the transposition table makes room before the
+    /// bytes are allocated (the labels of a large state reach megabytes).
+    fn room_for_class(&mut self, tt: &TranspositionTable) {
         let (len, have) = (self.labels.len(), self.labels.capacity());
         if len + self.n > have {
             let new = (len + self.n).max(2 * have);
@@ -259,13 +259,14 @@ impl Classes {
     }
 
     /// True when the labels in `current` (hash `hash`) equal an earlier class of this
-    /// state; otherwise records them as a new class.
-    pub(super) fn seen(&mut self, hash: u64) -> bool {
+    /// state; otherwise records them as a new class (its growth charged to `tt` first).
+    pub(super) fn seen(&mut self, hash: u64, tt: &TranspositionTable) -> bool {
         let mask = self.slots.len() - 1;
         let mut i = hash as usize & mask;
         loop {
             let (stamp, rep, h) = self.slots[i];
             if stamp != self.stamp {
+                self.room_for_class(tt);
                 let rep = (self.labels.len() / self.n.max(1)) as u32;
                 self.labels.extend_from_slice(&self.current);
                 self.slots[i] = (self.stamp, rep, hash);

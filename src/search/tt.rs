@@ -126,7 +126,7 @@ impl TranspositionTable {
     /// Moves a scratch buffer's charge (kept by its owner in `charged`) to `now`
     /// bytes. When the scratch grows past what the limit leaves the entries, they are
     /// evicted now, not at the next store: a buffer charged before it grows
-    /// ([`super::scratch::Classes::room_for_class`]) then never sits on top of a full
+    /// (`Classes::room_for_class` in `scratch.rs`) then never sits on top of a full
     /// table.
     pub(crate) fn charge_scratch(&self, charged: &mut usize, now: usize) {
         let grew = now > *charged;

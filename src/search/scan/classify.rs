@@ -50,10 +50,7 @@ impl Solver<'_> {
             if buckets == 1 && !is_candidate {
                 continue;
             }
-            if !is_candidate && {
-                classes.room_for_class(&self.tt);
-                classes.seen(hash)
-            } {
+            if !is_candidate && classes.seen(hash, &self.tt) {
                 continue;
             }
             if !is_candidate
