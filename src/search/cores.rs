@@ -115,8 +115,14 @@ impl Cores {
 
     /// Re-measures the cores and moves their charge on `meter` to match.
     pub(super) fn charge(&mut self, meter: &std::sync::atomic::AtomicUsize) {
+        self.charge_with(|charged, now| recharge(meter, charged, now));
+    }
+
+    /// Re-measures the cores and hands `charge` what they last charged and their bytes
+    /// now (as `Level::charge_with` in `scratch.rs`).
+    pub(super) fn charge_with(&mut self, charge: impl FnOnce(&mut usize, usize)) {
         let now = self.bytes();
-        recharge(meter, &mut self.charged, now);
+        charge(&mut self.charged, now);
     }
 
     /// Records that `ids` (sorted) with `left` guesses left, under `revealed`, costs

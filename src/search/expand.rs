@@ -239,10 +239,14 @@ impl Solver<'_> {
         }
         if n >= CHARGE_MIN {
             // A large state may have grown this level (compact table, labels), the
-            // class map and the cores: their bytes count against the memory budget.
-            level.charge(self.tt.scratch());
-            below.classes.charge(self.tt.scratch());
-            below.cores.charge(self.tt.scratch());
+            // class map and the cores: their bytes count against the memory budget, and
+            // growth past what the limit leaves the entries evicts them now.
+            let tt = &self.tt;
+            level.charge_with(|c, now| tt.charge_scratch(c, now));
+            below
+                .classes
+                .charge_with(|c, now| tt.charge_scratch(c, now));
+            below.cores.charge_with(|c, now| tt.charge_scratch(c, now));
         }
         if self.stop.load(Ordering::Relaxed) || super::budget::exhausted() {
             return (INFEASIBLE, None);

@@ -144,8 +144,15 @@ impl Level {
 
     /// Re-measures this level and moves its charge on `meter` to match.
     pub(super) fn charge(&mut self, meter: &AtomicUsize) {
+        self.charge_with(|charged, now| recharge(meter, charged, now));
+    }
+
+    /// Re-measures this level and hands `charge` what it last charged and its bytes
+    /// now (to move the charge: `TranspositionTable::charge_scratch` during a search,
+    /// so growth past the limit evicts at once).
+    pub(super) fn charge_with(&mut self, charge: impl FnOnce(&mut usize, usize)) {
         let now = self.bytes();
-        recharge(meter, &mut self.charged, now);
+        charge(&mut self.charged, now);
     }
 
     /// Before a compact table of `rows` rows of `lanes` lanes is built: when the
@@ -229,8 +236,13 @@ impl Classes {
 
     /// Re-measures this map and moves its charge on `meter` to match.
     pub(super) fn charge(&mut self, meter: &AtomicUsize) {
+        self.charge_with(|charged, now| recharge(meter, charged, now));
+    }
+
+    /// As [`Level::charge_with`], for this map.
+    pub(super) fn charge_with(&mut self, charge: impl FnOnce(&mut usize, usize)) {
         let now = cap(&self.slots) + cap(&self.labels) + cap(&self.current);
-        recharge(meter, &mut self.charged, now);
+        charge(&mut self.charged, now);
     }
 
     /// Before one more class is recorded: when the labels are full, their growth

@@ -12,7 +12,8 @@
 //! When the total passes the limit, entries with few candidates (cheap to recompute)
 //! are evicted first, then everything; an entry larger than the room left is not
 //! stored at all. Large scratch buffers are charged before they grow
-//! (`TranspositionTable::charge_scratch` evicts at once), and an eviction gives
+//! (`TranspositionTable::charge_scratch` evicts at once; the re-measure after a
+//! large state's expansion goes the same way), and an eviction gives
 //! back the map's slot arrays, so the heap stays within the limit (`tests/memory.rs`;
 //! performance.md, "`solve` of an opener that cannot finish"). Guards are never held
 //! across a call out of this module: values are copied out (deadlock rule for dashmap
