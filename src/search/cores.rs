@@ -47,13 +47,28 @@ use crate::game::AnswerId;
 pub(super) const CORE_MIN: usize = 3;
 
 /// The default of [`super::Config::core_left`]: states with at least this many
-/// guesses left (the opener's buckets, in a game of six) look up cores. Measured
+/// guesses left (in a game of six: the opener's buckets and their second guesses'
+/// buckets) look up cores. Measured when it was five
 /// (farm-bench, one thread, NYT openers `faith taint hoiks edict stell etuis reffo
 /// chout tutty`, `openers --exact`, identical results): no cores 45.5 CPU-s; cores
 /// looked up at every depth about as slow as none (the lookups cost what they
 /// saved: `tutty` 325k states -> 202k, time unchanged); at five or more left 33.0
 /// (A/B 1.38; `tutty` 23.0 -> 19.2, `chout` 3.9 -> 2.7).
-pub const CORE_LEFT: u8 = 5;
+///
+/// Lowered from five to four (session 33, build ab0087a25, avx512, one thread, the
+/// same results and totals everywhere): the refutations of hard mode on the 2023
+/// list are where it pays. There the second guesses of an infeasible opener bucket
+/// (five left) are refuted one by one, each by a sub-bucket that cannot finish;
+/// looked up at four left, the third guesses' buckets inherit what the second
+/// guesses' buckets proved. `sense` (cannot finish) 222.3 -> 153.8 CPU-s, states
+/// 2.37M -> 1.06M; `openers --exact` of `etats beaus azole blues bulky venge`
+/// (farm-bench, 3 pairs) 74.8 -> 61.4 (A/B 0.82), states -40%. Neutral elsewhere: the
+/// nine NYT openers above 10.05 -> 9.96 CPU-s (the search has grown faster since),
+/// NYT hard `--random 16 --seed 3` 27.9 -> 27.8, 2023 normal `--random 8 --seed 5`
+/// 17.0 -> 17.0; `solve` `salet`, `trace`, hard `salet` A/B 1.00, 1.03, 1.02
+/// (farm-bench, 7 pairs, within the noise), 2023 hard `tarse` 0.94. Three left adds
+/// nothing over four (the same states on the six openers).
+pub const CORE_LEFT: u8 = 4;
 
 /// The most candidate ids all cores of one thread hold (2 bytes each).
 pub(super) const CORE_IDS_MAX: usize = 1 << 22;
