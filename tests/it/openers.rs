@@ -378,8 +378,10 @@ fn one_opener_is_counted_in_the_singular() {
         "{out}"
     );
     assert!(!out.contains("1 openers"), "{out}");
-    // Two openers, one shown: the other is "1 more opener" (unless the two tie, when
-    // both are shown).
+    // Two openers, one shown: the other is "1 more opener" with an exact total, or
+    // "1 opener proved worse" when a worker took it after the shown one had set the
+    // cutoff (two workers race for the two; seen once under a loaded machine), or
+    // both are shown when they tie.
     let two = tmp.path().join("two.txt");
     let second = std::fs::read_to_string(&a).unwrap();
     let second = second.lines().nth(1).unwrap().to_string();
@@ -393,7 +395,8 @@ fn one_opener_is_counted_in_the_singular() {
     let rows = out.lines().filter(|l| l.starts_with("    ")).count();
     if rows == 1 {
         assert!(
-            out.contains("\n1 more opener has an exact total ("),
+            out.contains("\n1 more opener has an exact total (")
+                || out.contains("\n1 opener proved worse: cost at least "),
             "{out}"
         );
     }
