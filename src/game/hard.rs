@@ -163,6 +163,25 @@ impl Revealed {
     }
 }
 
+/// The class of `guess` among hard mode's guesses at a state whose candidates hold
+/// the letters `present` (bit `l` for letter `l`): the guess with every letter absent
+/// from all candidates replaced by a wildcard. Two guesses of one class are the same
+/// move at this state and at every state below it: a letter no candidate holds is gray
+/// in every feedback, never colours another position, and reveals nothing
+/// ([`Revealed::after`] records greens and yellows only), so the two give the same
+/// feedback to every candidate and the same history after it; and no history below
+/// can require such a letter (a revealed letter is in every candidate) or fix a green
+/// where one of them has it (a green is a letter every candidate holds there), so the
+/// two are allowed alike there too. Hard mode's search hands one guess per class to a
+/// state's children (`search/scan/classify.rs`). A value below `27^5`.
+#[inline]
+pub fn class_of(guess: Word, present: u32) -> u32 {
+    (0..5).fold(0, |k, i| {
+        let l = guess.letter(i) as u32;
+        k * 27 + if present >> l & 1 == 1 { l } else { 26 }
+    })
+}
+
 /// A word's letters as masks: bit `l` of `at_least[k]` is set when letter `l` occurs
 /// at least `k + 1` times. Precomputed per guess so that [`Demand::allows`] is a few
 /// mask operations instead of counting letters.

@@ -218,6 +218,9 @@ pub(super) struct Classes {
     /// Labels of the guess being scanned.
     pub(super) current: Vec<u8>,
     pub(super) n: usize,
+    /// Hard mode: the guess classes ([`crate::game::hard::class_of`]) handed down so
+    /// far at the state being classified (at most one entry per guess).
+    pub(super) hard_seen: ahash::AHashSet<u32>,
     /// Bytes of this map last charged against the memory budget.
     charged: usize,
 }
@@ -230,6 +233,7 @@ impl Classes {
             labels: Vec::new(),
             current: Vec::new(),
             n: 0,
+            hard_seen: ahash::AHashSet::default(),
             charged: 0,
         }
     }
@@ -241,7 +245,7 @@ impl Classes {
 
     /// As [`Level::charge_with`], for this map.
     pub(super) fn charge_with(&mut self, charge: impl FnOnce(&mut usize, usize)) {
-        let now = cap(&self.slots) + cap(&self.labels) + cap(&self.current);
+        let now = cap(&self.slots) + cap(&self.labels) + cap(&self.current) + self.seen_bytes();
         charge(&mut self.charged, now);
     }
 
@@ -252,10 +256,15 @@ impl Classes {
         let (len, have) = (self.labels.len(), self.labels.capacity());
         if len + self.n > have {
             let new = (len + self.n).max(2 * have);
-            let now = cap(&self.slots) + new + cap(&self.current);
+            let now = cap(&self.slots) + new + cap(&self.current) + self.seen_bytes();
             tt.charge_scratch(&mut self.charged, now);
             self.labels.reserve_exact(new - len);
         }
+    }
+
+    /// Bytes held by `hard_seen` (a key and a control byte per slot).
+    fn seen_bytes(&self) -> usize {
+        self.hard_seen.capacity() * (std::mem::size_of::<u32>() + 1)
     }
 
     pub(super) fn begin(&mut self, n: usize) {

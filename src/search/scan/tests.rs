@@ -325,3 +325,102 @@ fn first_perfect_split_is_the_first_by_id() {
     }
     assert!(found > 20 && none > 5, "found {found}, none {none}");
 }
+
+/// Hard mode hands its children one guess per class (`hard::class_of`): at the largest
+/// buckets of poor openers (full lists, five guesses left) and at the buckets of some
+/// of their second guesses (four left, down to a few candidates, where a letter held
+/// by one candidate is common), every guess the scan allows that splits the state and
+/// is not handed down has a handed guess that differs from it only in letters no
+/// candidate holds, gives every candidate the same feedback, and leaves the same
+/// history after it; and no two handed guesses are of one class.
+#[test]
+fn hard_classes_hand_one_guess_per_move() {
+    let game = Game::load(&ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let solver = Solver::new(
+        &game,
+        &table,
+        Config {
+            hard: true,
+            use_transpositions: false,
+            ..Config::default()
+        },
+    );
+    let all: Vec<AnswerId> = game.all_answer_ids();
+    let (mut states, mut dropped, mut small) = (0, 0, 0);
+    let mut check = |ids: &[AnswerId], revealed: Revealed, left: u8| {
+        let top = State {
+            ids,
+            left,
+            revealed,
+            handed: solver.everything(),
+        };
+        let mut sc = solver.pool.lend(left, solver.tt.scratch());
+        let mut work = sc.work();
+        let Scanned::Expand(_) = solver.scan(&top, INFEASIBLE, &mut work) else {
+            return; // settled by its scan: nothing handed down
+        };
+        let (level, below) = work.split();
+        solver.classify(&top, level, below.classes);
+        states += 1;
+        small += (ids.len() <= 40) as usize;
+        let present = ids
+            .iter()
+            .fold(0u32, |m, a| m | game.answers[a.index()].letter_mask());
+        let class = |g: GuessId| crate::game::hard::class_of(game.guesses[g.index()], present);
+        let mut by_class = std::collections::HashMap::new();
+        for &h in &level.allowed {
+            assert!(
+                by_class.insert(class(h), h).is_none(),
+                "two handed of one class"
+            );
+        }
+        for gi in crate::search::bits::members(&level.scan_bits) {
+            let g = GuessId::new(gi);
+            if !solver.rows.splits(g, &level.offsets) {
+                continue;
+            }
+            let h = *by_class
+                .get(&class(g))
+                .expect("a handed guess of its class");
+            if h == g {
+                continue;
+            }
+            dropped += 1;
+            let (wg, wh) = (game.guesses[g.index()], game.guesses[h.index()]);
+            for i in 0..5 {
+                if wg.letter(i) != wh.letter(i) {
+                    assert_eq!(present >> wg.letter(i) & 1, 0, "{wg} {wh}");
+                    assert_eq!(present >> wh.letter(i) & 1, 0, "{wg} {wh}");
+                }
+            }
+            for &a in ids {
+                let (fg, fh) = (table.get(g, a), table.get(h, a));
+                assert_eq!(fg, fh, "{wg} {wh}");
+                assert_eq!(revealed.after(wg, fg), revealed.after(wh, fh), "{wg} {wh}");
+            }
+        }
+    };
+    for opener in ["fuzzy", "mamma", "civic"] {
+        let word = crate::Word::parse(opener).unwrap();
+        let g1 = game.guess_id(word).unwrap();
+        let by = crate::game::candidates::partition(&table, g1, &all);
+        let (f, ids) = by.into_iter().max_by_key(|(_, b)| b.len()).unwrap();
+        let revealed = Revealed::default().after(word, f);
+        check(&ids, revealed, 5);
+        for second in ["slate", "crony", "pudgy", "whack"] {
+            let w2 = crate::Word::parse(second).unwrap();
+            if !revealed.allows(w2) {
+                continue;
+            }
+            let g2 = game.guess_id(w2).unwrap();
+            for (f2, b) in crate::game::candidates::partition(&table, g2, &ids) {
+                if b.len() >= 3 {
+                    check(&b, revealed.after(w2, f2), 4);
+                }
+            }
+        }
+    }
+    assert!(states >= 10 && small >= 5, "{states} states, {small} small");
+    assert!(dropped > 0, "the classes dropped no guess");
+}
