@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn every_built_in_item_loads() {
         assert!(tree_names().count() >= 8);
-        assert_eq!(table_names().count(), 5);
+        assert_eq!(table_names().count(), 6);
         for (list, hard) in [
             ("wordle", false),
             ("wordle", true),
@@ -205,6 +205,7 @@ mod tests {
             ("nyt", false),
             ("nyt", true),
             ("nyt2023", false),
+            ("nyt2023", true),
         ] {
             let t = table(&game(list), hard).unwrap().unwrap();
             assert_eq!(t.hard, hard);

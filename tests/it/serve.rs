@@ -582,6 +582,19 @@ fn opener_values_from_a_partial_table() {
         assert_eq!(v["complete"], true, "{v}");
         assert_eq!(v["total"], 11219, "{v}");
         assert_eq!(v["rank"], 1, "{v}");
+        // And its hard table: tarse first there too, and an opener that cannot
+        // finish within 6 is known, with no total and no rank.
+        let v = ask("/api/opener?list=nyt2023&word=tarse&mode=hard".into()).await;
+        assert_eq!(v["known"], true, "{v}");
+        assert_eq!(v["source"], "nyt2023.hard.csv", "{v}");
+        assert_eq!(v["complete"], true, "{v}");
+        assert_eq!(v["total"], 11627, "{v}");
+        assert_eq!(v["rank"], 1, "{v}");
+        let v = ask("/api/opener?list=nyt2023&word=aahed&mode=hard".into()).await;
+        assert_eq!(v["known"], true, "{v}");
+        assert_eq!(v["cannot_finish"], true, "{v}");
+        assert!(v.get("total").is_none(), "{v}");
+        assert!(v.get("rank").is_none(), "{v}");
     });
 }
 
