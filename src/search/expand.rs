@@ -163,24 +163,7 @@ impl Solver<'_> {
             level.expanded.clear();
         }
         level.expanded_labels.clear();
-        // Hard mode: the groups' demands on the guesses (`Groups::demands`): a guess
-        // that holds too few of a large group's letters leaves a bucket that cannot
-        // be finished, so it is refuted with a few mask operations instead of being
-        // expanded (no regrouping, no bucket bounds). Measured on the AVX2 path, NYT
-        // 2023 hard `doums` (one thread, `openers --exact`, load 4): 22.3 -> 12.4
-        // CPU-s; guesses expanded at states of 16 or more candidates with three
-        // guesses left 14.9M -> 5.7M (nearly all refuted by a bucket's bounds).
-        level.demands.clear();
-        if hard && st.left >= 3 && n >= GROUP_MIN {
-            self.groups.demands(
-                ids,
-                st.left,
-                Per::hard(&st.revealed),
-                &mut level.group_counts,
-                &mut level.group_masks,
-                &mut level.demands,
-            );
-        }
+        self.prepare_demands(st, level);
         let greens = st.revealed.green_positions();
         let mut sorted = 0;
         for k in 0..level.order.len() {
@@ -212,21 +195,8 @@ impl Solver<'_> {
                     continue; // a neighbour handed down splits at least as finely
                 }
             }
-            if !level.demands.is_empty() {
-                let word = self.game.guesses[g.index()];
-                let mut held = 0u32;
-                for i in 0..5 {
-                    if greens >> i & 1 == 0 {
-                        held |= 1 << word.letter(i);
-                    }
-                }
-                if level
-                    .demands
-                    .iter()
-                    .any(|&(x, need)| (held & x).count_ones() < need)
-                {
-                    continue; // a bucket holds more of a group than it can find: infeasible
-                }
+            if self.fails_demands(g, greens, level) {
+                continue; // a bucket holds more of a group than it can find: infeasible
             }
             below.ctr.expansions += 1;
             let v = self.expand(g, st, w, best, level, &mut below);
@@ -259,6 +229,50 @@ impl Solver<'_> {
                 .record(&self.config.objective, ids, st.left, &st.revealed, v);
         }
         (v, g)
+    }
+
+    /// Hard mode: the groups' demands on the guesses of `st` into `level.demands`
+    /// (`Groups::demands`; empty elsewhere): a guess that holds too few of a large
+    /// group's letters leaves a bucket that cannot be finished, so it is refuted with
+    /// a few mask operations instead of being expanded (no regrouping, no bucket
+    /// bounds). Measured on the AVX2 path, NYT 2023 hard `doums` (one thread,
+    /// `openers --exact`, load 4): 22.3 -> 12.4 CPU-s; guesses expanded at states of
+    /// 16 or more candidates with three guesses left 14.9M -> 5.7M (nearly all
+    /// refuted by a bucket's bounds). Both expansion loops use it: the serial one
+    /// here and `Solver::run_top`'s workers.
+    pub(super) fn prepare_demands(&self, st: &State, level: &mut Level) {
+        level.demands.clear();
+        if self.config.hard && st.left >= 3 && st.ids.len() >= GROUP_MIN {
+            self.groups.demands(
+                st.ids,
+                st.left,
+                Per::hard(&st.revealed),
+                &mut level.group_counts,
+                &mut level.group_masks,
+                &mut level.demands,
+            );
+        }
+    }
+
+    /// True when `g` fails a demand of `level.demands` ([`Solver::prepare_demands`]):
+    /// one of its buckets holds more of a group than it can find. `greens`: the
+    /// state's green positions (their letters split nothing).
+    #[inline]
+    pub(super) fn fails_demands(&self, g: GuessId, greens: u8, level: &Level) -> bool {
+        if level.demands.is_empty() {
+            return false;
+        }
+        let word = self.game.guesses[g.index()];
+        let mut held = 0u32;
+        for i in 0..5 {
+            if greens >> i & 1 == 0 {
+                held |= 1 << word.letter(i);
+            }
+        }
+        level
+            .demands
+            .iter()
+            .any(|&(x, need)| (held & x).count_ones() < need)
     }
 
     /// Feasibility shortcut (pure feasibility objective, normal mode, three or more

@@ -52,7 +52,7 @@ unsafe fn compress_rows(src: &[u8], rows: &[usize], mask: &[u64], out: &mut [u8]
 /// multiple of 32 guesses (padding lanes are never read as guesses). The lanes come
 /// in order of `caps` (most buckets on the state first), so a least-bound scan of a
 /// child (`scan/`) can stop at the first block that cannot beat what it found.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(in crate::search) struct Local {
     pub(in crate::search) table: AnswerMajor,
     pub(in crate::search) guesses: Vec<GuessId>,

@@ -225,8 +225,10 @@ impl Keep {
 
 /// The feedback table, answer-major (see the module doc): the layout every scan
 /// kernel reads. The full table's bytes are the one copy its [`FeedbackTable`]
-/// shares with every solver; a [`Local`] table's are its own (never shared, so
-/// `Arc::make_mut` rebuilds them in place).
+/// shares with every solver; a [`Local`] table's are its own (shared only while
+/// `Solver::run_top`'s workers read the root's, which they drop before their scratch
+/// goes back to the pool, so `Arc::make_mut` rebuilds them in place).
+#[derive(Clone)]
 pub(super) struct AnswerMajor {
     pub(super) bytes: Arc<Vec<u8>>,
     /// Guesses per answer row.
