@@ -646,7 +646,7 @@ fn solve(
     outln!("histogram {}", histogram_text(&replay.histogram()));
     outln!("max depth {}", replay.max_depth());
     outln!(
-        "time {elapsed:.3} s; states searched {}; guesses expanded {} (dominated, skipped: {}); transposition hits {} of {} probes ({:.1}%); cores raised {} bucket bounds, refuting {} guesses; bucket pre-scans refuted {} guesses",
+        "time {elapsed:.3} s; states searched {}; guesses expanded {} (dominated, skipped: {}); transposition hits {} of {} probes ({:.1}%); cores raised {} bucket bounds, refuting {} guesses; bucket pre-scans refuted {} guesses and left {} unread by their letters",
         c.states,
         c.expansions,
         c.dominated,
@@ -655,7 +655,8 @@ fn solve(
         100.0 * c.hit_rate(),
         c.core_raises,
         c.core_refutations,
-        c.prescan_refutations
+        c.prescan_refutations,
+        c.letter_capped
     );
     let mib = |b: usize| b as f64 / (1 << 20) as f64;
     outln!(

@@ -149,6 +149,11 @@ pub struct Config {
     /// play through a compact table of their own (`scan/`, [`HARD_OWN_MIN`]);
     /// `usize::MAX` turns it off (to test that it changes nothing).
     pub hard_own_min: usize,
+    /// Pre-scans leave out the guesses the candidates' letters cap at what a
+    /// dropped guess makes (`scan/letters.rs`), and in normal mode read the rest
+    /// through windows where those beat blocks in place; `false` turns both off (to
+    /// test that they change nothing).
+    pub letter_caps: bool,
     /// What a tree's cost counts (default: total guesses).
     pub objective: Objective,
     /// [`Solver::first_infeasible_bucket`]'s first round: each bucket may use this
@@ -169,6 +174,7 @@ impl Default for Config {
             dominance_min: dominance::DOMINANCE_MIN,
             local_min: LOCAL_MIN,
             hard_own_min: HARD_OWN_MIN,
+            letter_caps: true,
             objective: Objective::total(),
             first_budget: FIRST_BUDGET,
         }
@@ -277,6 +283,8 @@ pub struct Solver<'a> {
     /// The answers' endgame groups, for the group bound.
     groups: groups::Groups,
     all_guesses: Vec<GuessId>,
+    /// Each guess's letters, for the scans' letter caps (`scan/letters.rs`).
+    shapes: Vec<scan::letters::Shape>,
     /// Each guess's one-letter neighbours, for the dominance check (built when first
     /// needed).
     neighbours: std::sync::OnceLock<dominance::Neighbours>,
@@ -297,6 +305,7 @@ impl<'a> Solver<'a> {
             groups: groups::Groups::new(&game.answers),
             config,
             all_guesses: (0..game.n_guesses()).map(GuessId::new).collect(),
+            shapes: scan::letters::Shape::all(&game.guesses),
             neighbours: std::sync::OnceLock::new(),
             stop: &NEVER,
             pool: Pool::new(game.n_guesses()),

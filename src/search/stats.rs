@@ -24,6 +24,9 @@ pub struct Counters {
     pub core_refutations: u64,
     /// Guesses refuted by the pre-scan of their buckets (`expand.rs`).
     pub prescan_refutations: u64,
+    /// Guesses a pre-scan left unread, capped by the candidates' letters
+    /// (`scan/letters.rs`).
+    pub letter_capped: u64,
 }
 
 impl AddAssign for Counters {
@@ -37,6 +40,7 @@ impl AddAssign for Counters {
         self.core_raises += o.core_raises;
         self.core_refutations += o.core_refutations;
         self.prescan_refutations += o.prescan_refutations;
+        self.letter_capped += o.letter_capped;
     }
 }
 

@@ -104,6 +104,10 @@ fn every_path_solves_the_same() {
                         .lines()
                         .filter(|l| !l.starts_with("memory"))
                         .map(|l| l.split_once("s; states").map_or(l, |(_, rest)| rest))
+                        // The guesses the letter caps left unread: normal mode's
+                        // pre-scans take them through windows, which the AVX-512
+                        // path does not read (the search is the same).
+                        .map(|l| l.split_once(" and left ").map_or(l, |(kept, _)| kept))
                         .collect::<Vec<_>>()
                         .join("\n")
                 })

@@ -815,6 +815,70 @@ fn cost_below_is_exact_under_any_cutoff_on_one_or_two_threads() {
     }
 }
 
+/// Letter caps (`scan/letters.rs`: a pre-scan leaves out the guesses the candidates'
+/// letters cap at what a dropped guess makes, and in normal mode reads the rest
+/// through windows) drop only guesses the kernels would drop, so the search is the
+/// same to the state: the same cost, states and expansions with them and without, in
+/// both modes, on buckets of poor openers whose second guesses are pre-scanned. And
+/// they must be used.
+#[test]
+fn letter_caps_change_nothing() {
+    let game = Game::load(&wordle_tree::game::ListSource::Named("wordle".into())).unwrap();
+    let table = FeedbackTable::build(&game);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    for hard in [false, true] {
+        let mut capped = 0;
+        for opener in ["fuzzy", "mamma"] {
+            let word = Word::parse(opener).unwrap();
+            let g = game.guess_id(word).unwrap();
+            let ids = game.all_answer_ids();
+            for (f, bucket) in wordle_tree::game::candidates::partition(&table, g, &ids) {
+                if !(130..=240).contains(&bucket.len()) {
+                    continue;
+                }
+                let revealed = if hard {
+                    Revealed::default().after(word, f)
+                } else {
+                    Revealed::default()
+                };
+                let mut seen = Vec::new();
+                for letter_caps in [true, false] {
+                    let config = Config {
+                        hard,
+                        letter_caps,
+                        ..Config::default()
+                    };
+                    let solver = Solver::new(&game, &table, config);
+                    let cost = pool.install(|| solver.cost(&bucket, 5, &revealed)).unwrap();
+                    let c = solver.counters();
+                    seen.push((cost, c.states, c.expansions));
+                    if letter_caps {
+                        capped += c.letter_capped;
+                    } else {
+                        assert_eq!(c.letter_capped, 0, "off means unused");
+                    }
+                }
+                assert_eq!(seen[0], seen[1], "{opener}:{f:?} hard {hard}");
+            }
+        }
+        // Normal mode's pre-scans take the letter caps through windows, which the
+        // AVX-512 path leaves to its blocks in place (`.ci/run` runs this test again
+        // on the AVX2 and portable paths).
+        let path = wordle_tree::game::table::Simd::current();
+        if hard || path != wordle_tree::game::table::Simd::Avx512 {
+            assert!(
+                capped > 0,
+                "hard {hard}, {path:?}: no guess left out by its letters"
+            );
+        } else {
+            assert_eq!(capped, 0, "normal mode on {path:?}: blocks in place");
+        }
+    }
+}
+
 /// With a journal (`TopLog`, the units of `solve --results`) the top of a state is
 /// searched by `run_top`'s worker loop even on one thread. That loop must skip the
 /// guesses the serial search skips (normal mode: those its classes leave out; hard

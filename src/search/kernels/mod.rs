@@ -281,6 +281,17 @@ impl AnswerMajor {
         self.simd != Simd::Portable
     }
 
+    /// True when the block kernel in place reads 32 lanes faster than a window of
+    /// lanes picked from up to 128 ([`Window`]): on the AVX-512 path, whose block
+    /// kernel has no window form (a window there runs the AVX2 kernel). Measured on
+    /// the normal pre-scans through the letter caps' windows (NYT 2023 `buzzy`,
+    /// `openers --exact`, one thread, AVX-512 Xeon): windows on the AVX-512 path 38.1
+    /// CPU-s against 29.7 for its blocks in place; on the forced AVX2 path 48.1 ->
+    /// 38.7, portable 74.8 -> 70.0.
+    pub(super) fn blocks_beat_windows(&self) -> bool {
+        self.simd == Simd::Avx512
+    }
+
     /// True when `guess` gives every candidate (answer-major rows at `offsets`) its own
     /// feedback. Stops at the first repeat, which for most guesses comes within a few
     /// candidates.

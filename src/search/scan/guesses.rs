@@ -14,6 +14,7 @@
 //! reaches the cutoff or, in a least-bound scan, the least bound found before it; the
 //! caps recorded are at least the buckets each guess makes on any subset.
 
+use super::letters::LetterCaps;
 use super::{playable_lanes, Head, Prepared, Scanned};
 use crate::game::{AnswerId, GuessId};
 use crate::search::bound::{Guess, INFEASIBLE};
@@ -33,6 +34,15 @@ fn lane_guess(local: Option<&Local>, window: Option<&Window>, base: usize, l: us
         (Some(t), Some(w)) => t.guesses[w.lane(l)],
         (Some(t), None) => t.guesses[base + l],
         (None, _) => GuessId::new(base + l),
+    }
+}
+
+/// Word `w` of the bitset of a compact table's lanes that hold a guess (of `len`).
+fn lanes_below(len: usize, w: usize) -> u64 {
+    match len.saturating_sub(64 * w) {
+        0 => 0,
+        k if k >= 64 => u64::MAX,
+        k => (1u64 << k) - 1,
     }
 }
 
@@ -125,6 +135,14 @@ struct Plan<'p> {
     singles: Singles,
     /// Whether the scan records each guess's cap (`level.caps`).
     record: bool,
+    /// The candidates' letter caps (`letters.rs`), for the scans whose lanes come from
+    /// `level.lane_bits`: a lane capped at what a dropped guess makes is left out.
+    letters: Option<LetterCaps>,
+    /// Whether the lanes read come from `level.lane_bits`, filled as the scan
+    /// reaches them: hard mode's pre-scans (the playable lanes of the parent's table
+    /// by cap) and normal mode's pre-scans through windows (the lanes the letter caps
+    /// leave).
+    lane_bits: bool,
 }
 
 impl Plan<'_> {
@@ -153,6 +171,8 @@ struct Cursor {
     block: [Split; LANES],
     /// Single guesses taken so far.
     single: usize,
+    /// Lanes left out by their letter caps.
+    capped: u64,
 }
 
 /// What the scan has found so far.
@@ -217,6 +237,7 @@ impl Solver<'_> {
             window: Window::default(),
             block: [Split::default(); LANES],
             single: 0,
+            capped: 0,
         };
         let found = Found {
             least: INFEASIBLE,
@@ -240,6 +261,7 @@ impl Solver<'_> {
                 Step::End => break None,
             }
         };
+        ctr.letter_capped += scan.cur.capped;
         let scanned = settled.unwrap_or_else(|| self.settle_scan(scan, work));
         work.levels[0].own = own;
         scanned
@@ -285,10 +307,19 @@ impl Solver<'_> {
         };
         let own: &'p Local = own;
         let by_block = !hard || dense || own_used || sorted.is_some();
+        // Normal mode's pre-scans over the parent's compact table read windows of
+        // the lanes the letter caps leave (`letters.rs`), as hard mode's read its
+        // playable lanes.
+        let normal_windows = !hard
+            && self.config.letter_caps
+            && floor.is_some()
+            && parent.local.is_some()
+            && n > BLOCK_MAX
+            && !self.rows.blocks_beat_windows();
         let kernel = match n {
             _ if !by_block => Kernel::None,
             _ if n <= BLOCK_MAX => Kernel::Pairwise,
-            _ if n <= PRESENCE_MAX_N && sorted.is_some() => Kernel::Window,
+            _ if n <= PRESENCE_MAX_N && (sorted.is_some() || normal_windows) => Kernel::Window,
             _ if n <= PRESENCE_MAX_N => Kernel::Presence,
             _ => Kernel::Tally,
         };
@@ -313,6 +344,14 @@ impl Solver<'_> {
         if let Some(l) = local {
             l.offsets(ids, &mut level.local_offsets);
         }
+        let lane_bits = sorted.is_some() || (normal_windows && kernel == Kernel::Window);
+        if lane_bits && !hard {
+            // Filled as the scan reaches them (`next_block`).
+            level.lane_bits.clear();
+            level
+                .lane_bits
+                .resize(local.map_or(0, |l| l.table.stride).div_ceil(64), 0);
+        }
         if kernel == Kernel::Tally && level.tally.len() < LANES {
             level.tally.resize(LANES, [0; 256]);
         }
@@ -320,13 +359,14 @@ impl Solver<'_> {
         // the most buckets it can make here (`Local::caps`): no more on any subset.
         // Hard mode: a state whose buckets are pre-scanned (`expand.rs`) records them,
         // for the children's table (`Solver::kids_table`).
+        // (A least-bound scan builds no table: its caps are never read.)
         let record = if hard {
             floor.is_none()
                 && head.left >= self.config.prescan_left
                 && obj.unit > 0
                 && n <= super::HARD_KIDS_MAX
         } else {
-            n >= self.config.local_min
+            floor.is_none() && n >= self.config.local_min
         };
         if record {
             level.caps.resize(self.game.n_guesses(), 0);
@@ -345,6 +385,9 @@ impl Solver<'_> {
             block_end,
             singles,
             record,
+            letters: (lane_bits && self.config.letter_caps)
+                .then(|| LetterCaps::of(&self.game.answers, ids)),
+            lane_bits,
         }
     }
 
@@ -380,10 +423,23 @@ impl Solver<'_> {
         let windowed = plan.windowed();
         let base = cur.g_next;
         cur.base = base;
-        if let Some(t) = plan.sorted {
+        if let (true, Some(t)) = (plan.lane_bits, plan.local) {
             let upto = (base + 2 * 64).min(plan.block_end).div_ceil(64);
+            let beaten = plan.n.saturating_sub(self.max_repeats_now(plan, found));
+            let mut capped = 0u64;
             for w in cur.lane_words..upto {
-                level.lane_bits[w] = playable_lanes(&t.guesses, &level.scan_bits, w);
+                let lanes = match plan.sorted {
+                    Some(_) => playable_lanes(&t.guesses, &level.scan_bits, w),
+                    None => lanes_below(t.guesses.len(), w),
+                };
+                let kept = self.uncapped(plan, &t.guesses, w, lanes, beaten);
+                capped |= lanes & !kept;
+                level.lane_bits[w] = kept;
+            }
+            if capped != 0 {
+                // Lanes left out by their caps: guesses dropped under the cutoff.
+                found.dropped(plan.cutoff);
+                cur.capped += capped.count_ones() as u64;
             }
             cur.lane_words = cur.lane_words.max(upto);
         }
@@ -469,6 +525,33 @@ impl Solver<'_> {
             }
             None => plan.max_repeats,
         }
+    }
+
+    /// The lanes of `lanes` (word `w` of a compact table's lanes, guesses `guesses`)
+    /// that the letter caps leave: a lane capped at `beaten` buckets or fewer cannot
+    /// beat a dropped guess (all of them without caps).
+    fn uncapped(
+        &self,
+        plan: &Plan,
+        guesses: &[GuessId],
+        w: usize,
+        lanes: u64,
+        beaten: usize,
+    ) -> u64 {
+        let Some(caps) = &plan.letters else {
+            return lanes;
+        };
+        let mut kept = lanes;
+        let mut left = lanes;
+        while left != 0 {
+            let k = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let g = guesses[64 * w + k];
+            if caps.cap(self.shapes[g.index()]) <= beaten {
+                kept &= !(1 << k);
+            }
+        }
+        kept
     }
 
     /// The next guess taken alone (early rejection by `bound_scan`): skipped when not

@@ -13,7 +13,8 @@
 //! so far and stops at the first block of the parent's table whose cap cannot.
 //!
 //! Files: `head.rs` (closed forms, the table, the candidates' split, two guesses
-//! left), this one (the entry points, hard mode's lanes and its children's table),
+//! left), `letters.rs` (the most buckets a guess can make from the candidates'
+//! letters alone, which drops guesses before the kernels read them), this one (the entry points, hard mode's lanes and its children's table),
 //! `guesses.rs` (step 2b, [`Solver::scan_guesses`]: the guesses' bounds, the plan of the scan, the blocks of the kernel
 //! the state takes and the guesses one at a time, each split taken into the bounds,
 //! what the scan proved), `classify.rs` (what the children are handed), `tests.rs`.
@@ -29,6 +30,7 @@
 mod classify;
 mod guesses;
 mod head;
+pub(super) mod letters;
 
 use super::bits::members;
 use super::kernels::{Local, PRESENCE_MAX_N};
