@@ -175,7 +175,8 @@ fn tally(
 /// States of at most this many candidates take [`AnswerMajor::presence`] where
 /// they would take the tally (see `scan/`), on every path: above it the order of the guesses, whose
 /// ties the sum of squares breaks, matters more (the first guess of a large state with
-/// no incumbent sets the cutoff of all that follows).
+/// no incumbent sets the cutoff of all that follows). A least-bound scan (a bucket's
+/// pre-scan) orders nothing, so it takes the presence kernel at any size.
 pub(super) const PRESENCE_MAX_N: usize = 255;
 
 /// Where a block kernel reads its 32 lanes: from a lane of the table in place, or
@@ -386,7 +387,9 @@ impl AnswerMajor {
     /// `out` and of the result is then `window.lane(l)`) that `keep` asks for, and for
     /// every lane its bucket count and candidate test in `out` (meaningful for the
     /// kept ones; `sum_squares` is 0), from per-lane masks of the feedbacks seen;
-    /// stops once every wanted lane has reached the limit. Needs n <= 255. The wanted
+    /// stops once every wanted lane has reached the limit. Any number of candidates
+    /// (the scans take it up to [`PRESENCE_MAX_N`], and past it for a least-bound
+    /// scan, which wants no sum of squares). The wanted
     /// lanes' feedbacks must lie in `slices` ([`slices_for_greens`] in hard mode, else
     /// [`ALL_SLICES`]): the byte-sliced kernels pass over those slices alone (the
     /// AVX-512 block kernel needs no such hint).
@@ -398,7 +401,6 @@ impl AnswerMajor {
         keep: Keep,
         out: &mut [Split; LANES],
     ) -> u32 {
-        assert!(offsets.len() <= PRESENCE_MAX_N);
         let (table, stride) = (&self.bytes[..], self.stride);
         let keep = match at {
             Lanes::Block(_) => keep,
@@ -585,10 +587,8 @@ pub(super) mod tests {
                 }
                 for major in &majors {
                     let path = major.simd;
-                    for max_repeats in [1, 2, 5, 16, 17, 40, usize::MAX]
-                        .into_iter()
-                        .filter(|_| n <= PRESENCE_MAX_N)
-                    {
+                    // Large states too: a least-bound scan takes them there.
+                    for max_repeats in [1, 2, 5, 16, 17, 40, usize::MAX] {
                         // A presence kernel's result against the scalar scan of the
                         // guess in each lane (`None`: no guess there).
                         let mut check =

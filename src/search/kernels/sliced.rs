@@ -263,9 +263,10 @@ fn finish_alone(
     kept
 }
 
-/// The byte-sliced kernels' result for `n` candidates (at most 255): per lane its
-/// buckets and its candidate test (all-green's bit in `last`, its slice), taken to
-/// the pairwise kernels' form ([`pairwise_splits`]).
+/// The byte-sliced kernels' result for `n` candidates (any number: a lane's buckets
+/// are at most 243 and fit a byte, its repeats `n - buckets` need not): per lane its
+/// buckets and its candidate test (all-green's bit in `last`, its slice), as
+/// [`pairwise_splits`] gives them; the wanted lanes under the limit.
 fn sliced_splits(
     n: usize,
     buckets: &[u8; LANES],
@@ -273,11 +274,19 @@ fn sliced_splits(
     keep: Keep,
     out: &mut [Split; LANES],
 ) -> u32 {
+    let Keep { max_repeats, want } = keep;
     let green_bit = Feedback::ALL_GREEN.0 & 7;
-    // A lane's buckets are at most `n`, so its repeats fit a byte.
-    let repeats = buckets.map(|b| (n - b as usize) as u8);
-    let green = last.map(|s| s >> green_bit & 1);
-    pairwise_splits(n, &repeats, &green, keep, out)
+    let mut alive = 0u32;
+    for (l, split) in out.iter_mut().enumerate() {
+        let b = buckets[l] as usize;
+        alive |= ((n - b < max_repeats) as u32) << l;
+        *split = Split {
+            buckets: b,
+            sum_squares: 0,
+            is_candidate: last[l] >> green_bit & 1 == 1,
+        };
+    }
+    alive & want
 }
 
 /// Where a byte-sliced kernel reads its candidates' 32 feedbacks: a block of the

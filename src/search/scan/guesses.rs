@@ -54,8 +54,9 @@ enum Kernel {
     None,
     /// Pairwise comparison of the candidates' rows (at most [`BLOCK_MAX`] candidates).
     Pairwise,
-    /// Per-lane masks of the feedbacks seen (at most [`PRESENCE_MAX_N`] candidates),
-    /// over a window of the parent's table (a hard-mode pre-scan).
+    /// Per-lane masks of the feedbacks seen (at most [`PRESENCE_MAX_N`] candidates,
+    /// or a pre-scan), over a window of the parent's table (a pre-scan: hard mode's
+    /// playable lanes, normal mode's that the letter caps leave).
     Window,
     /// Per-lane masks of the feedbacks seen over a block in place.
     Presence,
@@ -316,11 +317,14 @@ impl Solver<'_> {
             && parent.local.is_some()
             && n > BLOCK_MAX
             && !self.rows.blocks_beat_windows();
+        // A least-bound scan wants no sum of squares (it orders nothing), so it takes
+        // the presence kernel at any size, not the tally.
+        let presence = n <= PRESENCE_MAX_N || floor.is_some();
         let kernel = match n {
             _ if !by_block => Kernel::None,
             _ if n <= BLOCK_MAX => Kernel::Pairwise,
-            _ if n <= PRESENCE_MAX_N && (sorted.is_some() || normal_windows) => Kernel::Window,
-            _ if n <= PRESENCE_MAX_N => Kernel::Presence,
+            _ if presence && (sorted.is_some() || normal_windows) => Kernel::Window,
+            _ if presence => Kernel::Presence,
             _ => Kernel::Tally,
         };
         level.own_ready = own_used;
