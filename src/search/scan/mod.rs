@@ -2,7 +2,8 @@
 //! guess. Closed forms and the transposition table, the candidates' perfect-split check, the bound of
 //! every guess (normal mode 32 at a time: by pairwise comparison for small states,
 //! per-lane masks of the feedbacks seen for states of up to 255 candidates (on every
-//! SIMD path, so every path searches the same states), per-lane bucket counts above;
+//! SIMD path, so every path searches the same states), per-lane bucket counts above
+//! (but a bucket's pre-scan, which orders nothing, takes the masks at any size);
 //! hard mode the same way over the guesses the state may play, found by bitset
 //! intersections and copied into a compact table of the state's own, or one at a
 //! time when they are very few), and the exact partition
@@ -10,7 +11,9 @@
 //! their compact table in order of the most buckets each makes here (its cap). The
 //! least-bound scan of the bucket pre-scans ([`Solver::least_bound`]) wants only the
 //! least bound of a state's guesses: it drops a guess once it cannot beat the least
-//! so far and stops at the first block of the parent's table whose cap cannot.
+//! so far and stops at the first block of the parent's table whose cap cannot; a
+//! guess that the candidates' letters cap under that (`letters.rs`) it does not read
+//! (normal mode: windows of the lanes left, except on the AVX-512 path).
 //!
 //! Files: `head.rs` (closed forms, the table, the candidates' split, two guesses
 //! left), `letters.rs` (the most buckets a guess can make from the candidates'
