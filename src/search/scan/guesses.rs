@@ -623,6 +623,16 @@ impl Solver<'_> {
             Guess::of(split.is_candidate, counted),
             left,
         );
+        // Three guesses left: each non-green bucket must then split into singletons,
+        // so hold at most the split limit handed down (no guess the bucket may play
+        // makes more buckets on it); the largest holds at least their average. Found
+        // here, such a guess is never expanded (its regroup would stop at that bucket).
+        let c = split.is_candidate as usize;
+        let glb = match left == 3 && n - c > (split.buckets - c).saturating_mul(st.handed.max_split)
+        {
+            true => INFEASIBLE,
+            false => glb,
+        };
         let perfect = split.buckets == n;
         if perfect && glb <= lb {
             // A perfect split's bound is its cost: at the state's bound, optimal.
