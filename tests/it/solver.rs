@@ -831,38 +831,27 @@ fn letter_caps_change_nothing() {
         .unwrap();
     for hard in [false, true] {
         let mut capped = 0;
-        for opener in ["fuzzy", "mamma"] {
-            let word = Word::parse(opener).unwrap();
-            let g = game.guess_id(word).unwrap();
-            let ids = game.all_answer_ids();
-            for (f, bucket) in wordle_tree::game::candidates::partition(&table, g, &ids) {
-                if !(130..=240).contains(&bucket.len()) {
-                    continue;
-                }
-                let revealed = if hard {
-                    Revealed::default().after(word, f)
-                } else {
-                    Revealed::default()
+        for (name, bucket, revealed) in
+            buckets_with_history(&game, &table, &["fuzzy", "mamma"], 130..=240, hard)
+        {
+            let mut seen = Vec::new();
+            for letter_caps in [true, false] {
+                let config = Config {
+                    hard,
+                    letter_caps,
+                    ..Config::default()
                 };
-                let mut seen = Vec::new();
-                for letter_caps in [true, false] {
-                    let config = Config {
-                        hard,
-                        letter_caps,
-                        ..Config::default()
-                    };
-                    let solver = Solver::new(&game, &table, config);
-                    let cost = pool.install(|| solver.cost(&bucket, 5, &revealed)).unwrap();
-                    let c = solver.counters();
-                    seen.push((cost, c.states, c.expansions));
-                    if letter_caps {
-                        capped += c.letter_capped;
-                    } else {
-                        assert_eq!(c.letter_capped, 0, "off means unused");
-                    }
+                let solver = Solver::new(&game, &table, config);
+                let cost = pool.install(|| solver.cost(&bucket, 5, &revealed)).unwrap();
+                let c = solver.counters();
+                seen.push((cost, c.states, c.expansions));
+                if letter_caps {
+                    capped += c.letter_capped;
+                } else {
+                    assert_eq!(c.letter_capped, 0, "off means unused");
                 }
-                assert_eq!(seen[0], seen[1], "{opener}:{f:?} hard {hard}");
             }
+            assert_eq!(seen[0], seen[1], "{name} hard {hard}");
         }
         // Normal mode's pre-scans take the letter caps through windows, which the
         // AVX-512 path leaves to its blocks in place (`.ci/run` runs this test again
@@ -905,37 +894,27 @@ fn the_journalled_top_searches_the_states_of_the_serial_search() {
     };
     let mut compared = 0;
     for hard in [false, true] {
-        for opener in ["fuzzy", "mamma", "vivid"] {
-            let word = Word::parse(opener).unwrap();
-            let g = game.guess_id(word).unwrap();
-            let ids = game.all_answer_ids();
-            for (f, bucket) in wordle_tree::game::candidates::partition(&table, g, &ids) {
-                // Large enough for the compact tables (`Config::local_min`) and the
-                // classes, small enough for a debug build.
-                if !(140..=260).contains(&bucket.len()) {
-                    continue;
-                }
-                let revealed = if hard {
-                    Revealed::default().after(word, f)
-                } else {
-                    Revealed::default()
-                };
-                let config = Config {
-                    hard,
-                    ..Config::default()
-                };
-                let mut seen = Vec::new();
-                for journal in [None, Some(&log)] {
-                    let solver = Solver::new(&game, &table, config.clone());
-                    let v = pool
-                        .install(|| solver.cost_below(&bucket, 5, &revealed, INFEASIBLE, journal))
-                        .unwrap();
-                    let c = solver.counters();
-                    seen.push((v, c.states, c.expansions));
-                }
-                assert_eq!(seen[0], seen[1], "{opener}:{f:?} hard {hard}");
-                compared += 1;
+        // Buckets large enough for the compact tables (`Config::local_min`) and the
+        // classes, small enough for a debug build.
+        let openers = ["fuzzy", "mamma", "vivid"];
+        for (name, bucket, revealed) in
+            buckets_with_history(&game, &table, &openers, 140..=260, hard)
+        {
+            let config = Config {
+                hard,
+                ..Config::default()
+            };
+            let mut seen = Vec::new();
+            for journal in [None, Some(&log)] {
+                let solver = Solver::new(&game, &table, config.clone());
+                let v = pool
+                    .install(|| solver.cost_below(&bucket, 5, &revealed, INFEASIBLE, journal))
+                    .unwrap();
+                let c = solver.counters();
+                seen.push((v, c.states, c.expansions));
             }
+            assert_eq!(seen[0], seen[1], "{name} hard {hard}");
+            compared += 1;
         }
     }
     assert!(compared >= 4, "{compared} buckets compared");
@@ -1080,6 +1059,33 @@ fn poor_buckets(
         for (_, bucket) in wordle_tree::game::candidates::partition(table, g, &ids) {
             if sizes.contains(&bucket.len()) && buckets.len() < most {
                 buckets.push(bucket);
+            }
+        }
+    }
+    buckets
+}
+
+/// The buckets of `openers` whose sizes lie in `sizes`, each named `opener:feedback`
+/// and with what the opener revealed (hard mode; nothing in normal mode).
+fn buckets_with_history(
+    game: &Game,
+    table: &FeedbackTable,
+    openers: &[&str],
+    sizes: std::ops::RangeInclusive<usize>,
+    hard: bool,
+) -> Vec<(String, Vec<AnswerId>, Revealed)> {
+    let ids = game.all_answer_ids();
+    let mut buckets = Vec::new();
+    for opener in openers {
+        let word = Word::parse(opener).unwrap();
+        let g = game.guess_id(word).unwrap();
+        for (f, bucket) in wordle_tree::game::candidates::partition(table, g, &ids) {
+            if sizes.contains(&bucket.len()) {
+                let revealed = match hard {
+                    true => Revealed::default().after(word, f),
+                    false => Revealed::default(),
+                };
+                buckets.push((format!("{opener}:{f:?}"), bucket, revealed));
             }
         }
     }

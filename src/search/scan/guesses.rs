@@ -427,9 +427,10 @@ impl Solver<'_> {
         let windowed = plan.windowed();
         let base = cur.g_next;
         cur.base = base;
+        let max_repeats = self.max_repeats_now(plan, found);
         if let (true, Some(t)) = (plan.lane_bits, plan.local) {
             let upto = (base + 2 * 64).min(plan.block_end).div_ceil(64);
-            let beaten = plan.n.saturating_sub(self.max_repeats_now(plan, found));
+            let beaten = n.saturating_sub(max_repeats);
             let mut capped = 0u64;
             for w in cur.lane_words..upto {
                 let lanes = match plan.sorted {
@@ -437,13 +438,13 @@ impl Solver<'_> {
                     None => lanes_below(t.guesses.len(), w),
                 };
                 let kept = self.uncapped(plan, &t.guesses, w, lanes, beaten);
-                capped |= lanes & !kept;
+                capped += (lanes & !kept).count_ones() as u64;
                 level.lane_bits[w] = kept;
             }
             if capped != 0 {
                 // Lanes left out by their caps: guesses dropped under the cutoff.
                 found.dropped(plan.cutoff);
-                cur.capped += capped.count_ones() as u64;
+                cur.capped += capped;
             }
             cur.lane_words = cur.lane_words.max(upto);
         }
@@ -461,7 +462,6 @@ impl Solver<'_> {
         if handed_bits == 0 {
             return Step::Skip;
         }
-        let max_repeats = self.max_repeats_now(plan, found);
         // The kernels stop once every lane wanted has reached `max_repeats`.
         let mut want = handed_bits;
         if let (Some(_), Some(t)) = (plan.floor, plan.local) {
