@@ -324,6 +324,36 @@ impl Cores {
         best
     }
 
+    /// Whether one of the recent refuters ([`RECENT`]) is a subset of `ids` (sorted)
+    /// with `left` guesses left under `revealed`: then [`Cores::bound`] is
+    /// infeasible. Reads no index and sets no bits (a merge of two sorted lists), so
+    /// a guess can try it on every bucket before their other bounds.
+    pub(super) fn recent_refutes(&mut self, ids: &[AnswerId], left: u8, revealed: &Revealed) -> bool {
+        if self.recent.is_empty() || left as usize >= LEFT_SLOTS {
+            return false;
+        }
+        let n = ids.len();
+        let sig = signature(ids.iter().map(|a| a.index()));
+        let facts = revealed.facts();
+        for r in 0..self.recent.len() {
+            let (slot, at) = self.recent[r];
+            if slot as usize % LEFT_SLOTS != left as usize {
+                continue;
+            }
+            let core = self.by_least[slot as usize].cores[at as usize];
+            if !self.serves(&core, sig, facts, n, revealed) {
+                continue;
+            }
+            let members = &self.ids[core.start as usize..][..core.len as usize];
+            let mut rest = ids.iter().map(|a| a.index() as u16);
+            if members.iter().all(|&m| rest.any(|a| a == m)) {
+                self.recent[..=r].rotate_right(1);
+                return true;
+            }
+        }
+        false
+    }
+
     /// Whether `core` may bound a set of `n` candidates with signature `sig` under
     /// `revealed` (whose facts are `facts`): smaller, its signature inside, proved
     /// under what `revealed` implies. Whether it is a subset is [`Cores::holds`].
@@ -406,6 +436,7 @@ mod tests {
                 .max()
                 .unwrap_or(0)
         };
+        let mut refuted_by_recent = 0;
         for round in 0..40 {
             let universe = 8 + rng.below(60);
             let mut cores = Cores::default();
@@ -420,6 +451,10 @@ mod tests {
                         let left = 2 + rng.below(5) as u8;
                         let revealed = reveals[rng.below(reveals.len())];
                         let want = naive(&facts, &query, left, &revealed);
+                        if cores.recent_refutes(&query, left, &revealed) {
+                            assert_eq!(want, INFEASIBLE, "round {round}, {query:?}");
+                            refuted_by_recent += 1;
+                        }
                         assert_eq!(cores.bound(&obj, &query, left, &revealed), want, "round {round}");
                     }
                 }
@@ -449,5 +484,6 @@ mod tests {
                 );
             }
         }
+        assert!(refuted_by_recent > 0, "the recent refuters were never tried with success");
     }
 }

@@ -45,6 +45,11 @@ const HAND_ALL_MAX: usize = 128;
 /// larger buckets cost more than the refutations they bring).
 const CANDIDATE_SPLIT_MAX: usize = 12;
 
+/// Cutoffs above this are refutations: no finite cost reaches them (a cost is at
+/// most a few guesses per answer, far below 2^28), so only an infeasible bound
+/// refutes a guess there.
+const REFUTING: u32 = INFEASIBLE - (1 << 28);
+
 /// Guesses [`Solver::first_fit`] expands before giving up on the shortcut.
 const FIRST_FIT: usize = 2;
 
@@ -458,6 +463,22 @@ impl Solver<'_> {
         };
         if !self.regroup(g, st.ids, limit, level) {
             return INFEASIBLE;
+        }
+        // With no finite cutoff (a refutation: no finite sum refutes), a bucket that
+        // holds a recent refuter of the cores settles the guess before any other
+        // bound is taken: the same value (`core_bounds` would find that core).
+        if cutoff > REFUTING && left >= self.config.core_left && self.cores_on() {
+            for &(s, m, f, _) in level.buckets.iter() {
+                if (m as usize) <= CORE_MIN {
+                    continue;
+                }
+                let child = &level.buf[s as usize..(s + m) as usize];
+                let next = self.after(&st.revealed, word, f);
+                if below.cores.recent_refutes(child, left - 1, &next) {
+                    below.ctr.core_refutations += 1;
+                    return INFEASIBLE;
+                }
+            }
         }
         let here = obj.node(n, w, left);
         let mut sum_lb = self.bucket_bounds(st, word, here, level, below);
