@@ -76,8 +76,13 @@ pub(super) const CORE_MIN: usize = 3;
 /// nothing over four (the same states on the six openers).
 pub const CORE_LEFT: u8 = 4;
 
-/// The most candidate ids all cores of one thread hold (2 bytes each).
-pub(super) const CORE_IDS_MAX: usize = 1 << 22;
+/// The most candidate ids all cores of one thread hold (2 bytes each: 16 MiB).
+/// Raised from 2^22 (session 37): the cores persist from one opener to the next in
+/// `openers`, and at 2^22 the 76 openers of the 2023 hard sample (seed 1) before
+/// `sense` left so many that its refutation reset them halfway: `sense` 72.7 CPU-s
+/// after them against 58 alone (1.10M states against 1.06M); at 2^23 57.7 (778k
+/// states), at 2^24 56.1 (729k). Forced avx2, one thread.
+pub(super) const CORE_IDS_MAX: usize = 1 << 23;
 
 /// Guesses left up to this many (exclusive) are indexed; deeper states record none.
 const LEFT_SLOTS: usize = 8;
