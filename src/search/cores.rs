@@ -222,7 +222,7 @@ impl Cores {
         let list = &mut self.by_least[slot];
         let before = cap(&list.cores) + cap(&list.shared);
         let facts = revealed.facts();
-        if list.cores.len() % RUN == 0 {
+        if list.cores.len().is_multiple_of(RUN) {
             list.shared.push(facts);
         } else {
             *list.shared.last_mut().expect("a run is open") &= facts;
@@ -296,7 +296,10 @@ impl Cores {
                     let first = run * RUN;
                     let cores = &list.cores[first..list.cores.len().min(first + RUN)];
                     for (i, &core) in cores.iter().enumerate().rev() {
-                        if core.facts & !facts != 0 || core.sig & !sig != 0 || core.len as usize >= n {
+                        if core.facts & !facts != 0
+                            || core.sig & !sig != 0
+                            || core.len as usize >= n
+                        {
                             continue;
                         }
                         let rest = n - core.len as usize;
@@ -344,7 +347,12 @@ impl Cores {
     /// with `left` guesses left under `revealed`: then [`Cores::bound`] is
     /// infeasible. Reads no index and sets no bits (a merge of two sorted lists), so
     /// a guess can try it on every bucket before their other bounds.
-    pub(super) fn recent_refutes(&mut self, ids: &[AnswerId], left: u8, revealed: &Revealed) -> bool {
+    pub(super) fn recent_refutes(
+        &mut self,
+        ids: &[AnswerId],
+        left: u8,
+        revealed: &Revealed,
+    ) -> bool {
         if self.recent.is_empty() || left as usize >= LEFT_SLOTS {
             return false;
         }
@@ -471,7 +479,11 @@ mod tests {
                             assert_eq!(want, INFEASIBLE, "round {round}, {query:?}");
                             refuted_by_recent += 1;
                         }
-                        assert_eq!(cores.bound(&obj, &query, left, &revealed), want, "round {round}");
+                        assert_eq!(
+                            cores.bound(&obj, &query, left, &revealed),
+                            want,
+                            "round {round}"
+                        );
                     }
                 }
                 assert_eq!(cores.list_bytes, cores.list_bytes_by_sum(), "round {round}");
@@ -501,6 +513,9 @@ mod tests {
                 );
             }
         }
-        assert!(refuted_by_recent > 0, "the recent refuters were never tried with success");
+        assert!(
+            refuted_by_recent > 0,
+            "the recent refuters were never tried with success"
+        );
     }
 }
