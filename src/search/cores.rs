@@ -106,6 +106,16 @@ struct Core {
     facts: u64,
 }
 
+impl Core {
+    /// The cheap tests of a core against a set of `n` candidates with signature
+    /// `sig` under a history whose facts are `facts`: smaller, its signature and its
+    /// facts inside. What remains is [`Cores::implied`] and [`Cores::holds`].
+    #[inline]
+    fn fits(&self, sig: u64, facts: u64, n: usize) -> bool {
+        self.facts & !facts == 0 && self.sig & !sig == 0 && (self.len as usize) < n
+    }
+}
+
 /// Cores of one slot of the index, with the facts all cores of each run of
 /// [`RUN`] share (the AND of their facts): a lookup skips a run whose shared facts
 /// its revealed lacks.
@@ -256,6 +266,12 @@ impl Cores {
         }
         let n = ids.len();
         let sig = signature(ids.iter().map(|a| a.index()));
+        let facts = revealed.facts();
+        // The recent refuters first: a subset among them settles the lookup (nothing
+        // is above infeasible), so the index is not read.
+        if self.recent_hit(ids, sig, facts, left, revealed) {
+            return INFEASIBLE;
+        }
         // Room for every id of the set and of the cores (answer ids, so a few
         // hundred words at most).
         let top = self.max_id.max(ids[n - 1].index());
@@ -266,63 +282,43 @@ impl Cores {
             let i = a.index();
             self.bits[i / 64] |= 1 << (i % 64);
         }
-        let facts = revealed.facts();
         let mut best = 0;
-        // The recent refuters first: a subset among them settles the lookup (nothing
-        // is above infeasible), so the index is not read.
-        for r in 0..self.recent.len() {
-            let (slot, at) = self.recent[r];
-            if slot as usize % LEFT_SLOTS != left as usize {
-                continue;
-            }
-            let core = self.by_least[slot as usize].cores[at as usize];
-            if self.serves(&core, sig, facts, n, revealed) && self.holds(&core) {
-                best = INFEASIBLE;
-                self.recent[..=r].rotate_right(1);
-                break;
-            }
-        }
-        if best < INFEASIBLE {
-            'lists: for a in ids {
-                let slot = a.index() * LEFT_SLOTS + left as usize;
-                let Some(list) = self.by_least.get(slot) else {
-                    break; // ids are sorted: no later one has cores either
-                };
-                // The latest first: a refuter of this search's siblings comes soon.
-                for (run, &shared) in list.shared.iter().enumerate().rev() {
-                    if shared & !facts != 0 {
-                        continue; // every core of the run was proved under more
+        'lists: for a in ids {
+            let slot = a.index() * LEFT_SLOTS + left as usize;
+            let Some(list) = self.by_least.get(slot) else {
+                break; // ids are sorted: no later one has cores either
+            };
+            // The latest first: a refuter of this search's siblings comes soon.
+            for (run, &shared) in list.shared.iter().enumerate().rev() {
+                if shared & !facts != 0 {
+                    continue; // every core of the run was proved under more
+                }
+                let first = run * RUN;
+                let cores = &list.cores[first..list.cores.len().min(first + RUN)];
+                for (i, &core) in cores.iter().enumerate().rev() {
+                    if !core.fits(sig, facts, n) {
+                        continue;
                     }
-                    let first = run * RUN;
-                    let cores = &list.cores[first..list.cores.len().min(first + RUN)];
-                    for (i, &core) in cores.iter().enumerate().rev() {
-                        if core.facts & !facts != 0
-                            || core.sig & !sig != 0
-                            || core.len as usize >= n
-                        {
-                            continue;
-                        }
-                        let rest = n - core.len as usize;
-                        // The rest's counted candidates are not known without the
-                        // subset: the size bound with none counted is the least it
-                        // can be.
-                        let v = add(core.value, obj.size_bound(rest, 0, left));
-                        if v <= best {
-                            continue;
-                        }
-                        if !self.serves(&core, sig, facts, n, revealed) || !self.holds(&core) {
-                            continue;
-                        }
-                        best = v;
-                        if best >= INFEASIBLE {
-                            if core.value >= INFEASIBLE {
-                                if self.recent.len() == RECENT {
-                                    self.recent.pop();
-                                }
-                                self.recent.insert(0, (slot as u32, (first + i) as u32));
+                    let rest = n - core.len as usize;
+                    // The rest's counted candidates are not known without the
+                    // subset: the size bound with none counted is the least it
+                    // can be.
+                    let v = add(core.value, obj.size_bound(rest, 0, left));
+                    if v <= best {
+                        continue;
+                    }
+                    if !self.implied(&core, revealed) || !self.holds(&core) {
+                        continue;
+                    }
+                    best = v;
+                    if best >= INFEASIBLE {
+                        if core.value >= INFEASIBLE {
+                            if self.recent.len() == RECENT {
+                                self.recent.pop();
                             }
-                            break 'lists;
+                            self.recent.insert(0, (slot as u32, (first + i) as u32));
                         }
+                        break 'lists;
                     }
                 }
             }
@@ -356,16 +352,27 @@ impl Cores {
         if self.recent.is_empty() || left as usize >= LEFT_SLOTS {
             return false;
         }
-        let n = ids.len();
         let sig = signature(ids.iter().map(|a| a.index()));
-        let facts = revealed.facts();
+        self.recent_hit(ids, sig, revealed.facts(), left, revealed)
+    }
+
+    /// [`Cores::recent_refutes`] for a set whose signature and facts are known; a
+    /// refuter found moves to the front.
+    fn recent_hit(
+        &mut self,
+        ids: &[AnswerId],
+        sig: u64,
+        facts: u64,
+        left: u8,
+        revealed: &Revealed,
+    ) -> bool {
         for r in 0..self.recent.len() {
             let (slot, at) = self.recent[r];
             if slot as usize % LEFT_SLOTS != left as usize {
                 continue;
             }
             let core = self.by_least[slot as usize].cores[at as usize];
-            if !self.serves(&core, sig, facts, n, revealed) {
+            if !core.fits(sig, facts, ids.len()) || !self.implied(&core, revealed) {
                 continue;
             }
             let members = &self.ids[core.start as usize..][..core.len as usize];
@@ -378,14 +385,10 @@ impl Cores {
         false
     }
 
-    /// Whether `core` may bound a set of `n` candidates with signature `sig` under
-    /// `revealed` (whose facts are `facts`): smaller, its signature inside, proved
-    /// under what `revealed` implies. Whether it is a subset is [`Cores::holds`].
+    /// Whether `core` was proved under what `revealed` implies (after
+    /// [`Core::fits`], which tests its facts word only).
     #[inline]
-    fn serves(&self, core: &Core, sig: u64, facts: u64, n: usize, revealed: &Revealed) -> bool {
-        if core.sig & !sig != 0 || core.facts & !facts != 0 || core.len as usize >= n {
-            return false;
-        }
+    fn implied(&self, core: &Core, revealed: &Revealed) -> bool {
         // (Equal first: in normal mode every core's is the empty one.)
         let proved_under = &self.reveals[core.revealed as usize];
         proved_under == revealed || proved_under.is_implied_by(revealed)
