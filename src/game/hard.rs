@@ -214,6 +214,21 @@ pub struct Demand {
 }
 
 impl Demand {
+    /// What this demands beyond `base` (every guess `base` allows that this one's
+    /// rest allows, this allows too): the letter counts and greens `base` lacks.
+    pub fn beyond(&self, base: &Demand) -> Demand {
+        let mut d = *self;
+        for k in 0..5 {
+            d.at_least[k] &= !base.at_least[k];
+        }
+        for i in 0..5 {
+            if base.greens[i] == d.greens[i] {
+                d.greens[i] = 0;
+            }
+        }
+        d
+    }
+
     /// Same answer as [`Revealed::allows`] for the word `sig` was made from.
     #[inline]
     pub fn allows(&self, sig: &LetterSig) -> bool {
@@ -243,6 +258,7 @@ impl Revealed {
 /// `at_least[k * 26 + l]` is set when guess `g` holds letter `l` at least `k + 1`
 /// times, bit `g` of `at[i * 26 + l]` when it holds `l` at position `i`. About 0.5 MB
 /// for 14855 guesses.
+#[derive(Clone, Default)]
 pub struct DemandSets {
     words: usize,
     at_least: Vec<Vec<u64>>,
@@ -251,27 +267,67 @@ pub struct DemandSets {
 
 impl DemandSets {
     pub fn new(guesses: &[Word]) -> DemandSets {
+        let mut sets = DemandSets::default();
+        sets.rebuild(guesses.iter().copied());
+        sets
+    }
+
+    /// Makes these the sets of `guesses` (bit `j` for the `j`-th), keeping the
+    /// allocations: a bit is set per letter held and per position, not one test per
+    /// letter and guess.
+    pub fn rebuild(&mut self, guesses: impl ExactSizeIterator<Item = Word>) {
         let words = guesses.len().div_ceil(64);
-        let mut at_least = vec![vec![0u64; words]; 5 * 26];
-        let mut at = vec![vec![0u64; words]; 5 * 26];
-        for (g, &word) in guesses.iter().enumerate() {
+        self.words = words;
+        for sets in [&mut self.at_least, &mut self.at] {
+            sets.resize_with(5 * 26, Vec::new);
+            for set in sets.iter_mut() {
+                set.clear();
+                set.resize(words, 0);
+            }
+        }
+        for (g, word) in guesses.enumerate() {
             let sig = LetterSig::of(word);
+            let bit = 1u64 << (g % 64);
             for k in 0..5 {
-                for l in 0..26 {
-                    if sig.at_least[k] >> l & 1 == 1 {
-                        at_least[k * 26 + l][g / 64] |= 1 << (g % 64);
-                    }
+                let mut held = sig.at_least[k];
+                while held != 0 {
+                    let l = held.trailing_zeros() as usize;
+                    held &= held - 1;
+                    self.at_least[k * 26 + l][g / 64] |= bit;
                 }
             }
             for i in 0..5 {
-                at[i * 26 + word.letter(i) as usize][g / 64] |= 1 << (g % 64);
+                self.at[i * 26 + word.letter(i) as usize][g / 64] |= bit;
             }
         }
-        DemandSets {
-            words,
-            at_least,
-            at,
+    }
+
+    /// Heap bytes held.
+    pub fn bytes(&self) -> usize {
+        let sets = self.at_least.iter().chain(&self.at);
+        sets.map(|s| s.capacity() * 8).sum::<usize>()
+            + (self.at_least.capacity() + self.at.capacity()) * std::mem::size_of::<Vec<u64>>()
+    }
+
+    /// Word `w` of the bitset of the guesses `demand` allows ([`DemandSets::narrow`]
+    /// for one word: as many ANDs as `demand` has letters and greens).
+    #[inline]
+    pub fn allowed_word(&self, demand: &Demand, w: usize) -> u64 {
+        let mut word = u64::MAX;
+        for k in 0..5 {
+            let mut need = demand.at_least[k];
+            while need != 0 {
+                let l = need.trailing_zeros() as usize;
+                need &= need - 1;
+                word &= self.at_least[k * 26 + l][w];
+            }
         }
+        for i in 0..5 {
+            if demand.greens[i] != 0 {
+                word &= self.at[i * 26 + demand.greens[i] as usize - 1][w];
+            }
+        }
+        word
     }
 
     /// Narrows `bits` (a bitset over the guesses) to the guesses `demand` allows, and
@@ -338,6 +394,15 @@ mod tests {
                             assert_eq!(bits[0] >> g & 1 == 1, rev.allows(word), "{rev:?} {word}");
                         }
                         assert_eq!(left, words.iter().filter(|&&x| rev.allows(x)).count());
+                    }
+                    // One word at a time, past what the first history demands: the
+                    // same guesses among those the first allows.
+                    let beyond = r2.demand().beyond(&r.demand());
+                    let word = sets.allowed_word(&beyond, 0);
+                    for (g, &x) in words.iter().enumerate() {
+                        if r.allows(x) {
+                            assert_eq!(word >> g & 1 == 1, r2.allows(x), "{r2:?} {x}");
+                        }
                     }
                 }
             }

@@ -193,6 +193,11 @@ impl Solver<'_> {
         } else {
             Default::default()
         };
+        top.kids = if root.kids_ready {
+            root.kids.clone()
+        } else {
+            Default::default()
+        };
         top.own_ready = root.own_ready;
         top.own = if root.own_ready {
             root.own.clone()
@@ -304,6 +309,7 @@ impl Solver<'_> {
         let top = &mut mine.levels[0];
         (top.has_local, top.kids_ready, top.own_ready) = (false, false, false);
         top.local = Default::default();
+        top.kids = Default::default();
         top.own = Default::default();
     }
 

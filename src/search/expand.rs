@@ -394,6 +394,7 @@ impl Solver<'_> {
                     level.has_local.then_some(&level.local)
                 },
                 sorted: (self.config.hard && level.kids_ready).then_some(&level.local),
+                kids: (self.config.hard && level.kids_ready).then_some(&level.kids),
             }
         }
     }

@@ -363,6 +363,7 @@ impl<'a> Solver<'a> {
             max_split: usize::MAX,
             local: None,
             sorted: None,
+            kids: None,
         }
     }
 

@@ -25,6 +25,7 @@
 use super::cores::Cores;
 use super::heap::{cap, recharge};
 use super::kernels::Local;
+use super::scan::KidLanes;
 use super::stats::Counters;
 use super::tt::TranspositionTable;
 use crate::game::feedback::{Feedback, FEEDBACKS};
@@ -86,6 +87,9 @@ pub(super) struct Level {
     /// Hard mode: whether `local` holds this state's table for its children's
     /// pre-scans (the guesses it may play, by cap; `Guesses::sorted`).
     pub(super) kids_ready: bool,
+    /// Hard mode, with `kids_ready`: the children's pre-scans' view of `local`'s
+    /// lanes (their demand sets, the lanes handed down, their shapes).
+    pub(super) kids: KidLanes,
     /// Hard mode, when the state reads its parent's own table: a bit per lane
     /// of that table, the lanes whose guesses this state may play.
     pub(super) lane_bits: Vec<u64>,
@@ -133,6 +137,7 @@ impl Level {
             + cap(&self.demands)
             + self.local.bytes()
             + self.own.bytes()
+            + self.kids.bytes()
             + cap(&self.local_offsets)
             + cap(&self.scan_bits)
             + cap(&self.strength)
@@ -194,6 +199,7 @@ impl Default for Level {
             own: Local::default(),
             own_ready: false,
             kids_ready: false,
+            kids: KidLanes::default(),
             lane_bits: Vec::new(),
             classified: false,
             local_offsets: Vec::new(),

@@ -11,6 +11,7 @@
 
 use super::cores::Cores;
 use super::kernels::Local;
+use super::scan::KidLanes;
 use super::scratch::{Classes, Level, Scratch};
 use super::stats::Counters;
 use crate::game::hard::Revealed;
@@ -32,6 +33,9 @@ pub(super) struct Guesses<'s> {
     /// Hard mode: the parent's table of the guesses it hands down, lanes in order of
     /// their caps on the parent (for the children's least-bound scans).
     pub(super) sorted: Option<&'s Local>,
+    /// Hard mode, with `sorted`: its lanes' demand sets, the lanes handed down and
+    /// their shapes, for the children's playable lanes.
+    pub(super) kids: Option<&'s KidLanes>,
 }
 
 impl Guesses<'_> {

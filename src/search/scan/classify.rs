@@ -52,6 +52,10 @@ impl Solver<'_> {
                     level.allowed_bits[gi / 64] |= 1 << (gi % 64);
                 }
             }
+            if level.kids_ready {
+                // The children's pre-scans read the lanes of these classes only.
+                level.kids.hand(&level.local.guesses, &level.allowed_bits);
+            }
             return;
         }
         classes.begin(n);

@@ -15,7 +15,8 @@
 //! caps recorded are at least the buckets each guess makes on any subset.
 
 use super::letters::LetterCaps;
-use super::{playable_lanes, Head, Prepared, Scanned};
+use super::{Head, KidLanes, Prepared, Scanned};
+use crate::game::hard::Demand;
 use crate::game::{AnswerId, GuessId};
 use crate::search::bound::{Guess, INFEASIBLE};
 use crate::search::kernels::{
@@ -38,7 +39,7 @@ fn lane_guess(local: Option<&Local>, window: Option<&Window>, base: usize, l: us
 }
 
 /// Word `w` of the bitset of a compact table's lanes that hold a guess (of `len`).
-fn lanes_below(len: usize, w: usize) -> u64 {
+pub(super) fn lanes_below(len: usize, w: usize) -> u64 {
     match len.saturating_sub(64 * w) {
         0 => 0,
         k if k >= 64 => u64::MAX,
@@ -144,6 +145,9 @@ struct Plan<'p> {
     /// by cap) and normal mode's pre-scans through windows (the lanes the letter caps
     /// leave).
     lane_bits: bool,
+    /// Hard mode, a pre-scan: the parent's lanes (`Guesses::kids`) and what this
+    /// state demands beyond the parent ([`Demand::beyond`]), for its playable lanes.
+    kids: Option<(&'p KidLanes, Demand)>,
 }
 
 impl Plan<'_> {
@@ -302,6 +306,10 @@ impl Solver<'_> {
         // hard mode's when very few are playable, one guess at a time.
         let whole = self.game.n_guesses() / LANES * LANES;
         let sorted = parent.sorted.filter(|_| hard && floor.is_some());
+        let kids = sorted.map(|_| {
+            let k = parent.kids.expect("a table by cap comes with its lanes");
+            (k, st.revealed.demand().beyond(&k.base))
+        });
         let (dense, own_used) = match hard {
             true => self.hard_lanes(st, sorted, level, own),
             false => (false, false),
@@ -392,6 +400,7 @@ impl Solver<'_> {
             letters: (lane_bits && self.config.letter_caps)
                 .then(|| LetterCaps::of(&self.game.answers, ids)),
             lane_bits,
+            kids,
         }
     }
 
@@ -433,8 +442,8 @@ impl Solver<'_> {
             let beaten = n.saturating_sub(max_repeats);
             let mut capped = 0u64;
             for w in cur.lane_words..upto {
-                let lanes = match plan.sorted {
-                    Some(_) => playable_lanes(&t.guesses, &level.scan_bits, w),
+                let lanes = match plan.kids {
+                    Some((k, beyond)) => k.playable(&beyond, w),
                     None => lanes_below(t.guesses.len(), w),
                 };
                 let kept = self.uncapped(plan, &t.guesses, w, lanes, beaten);
@@ -547,6 +556,18 @@ impl Solver<'_> {
         };
         let mut kept = lanes;
         let mut left = lanes;
+        if let Some((kids, _)) = plan.kids {
+            // The lanes' shapes in lane order: no lookup by guess id.
+            let shapes = &kids.shapes[64 * w..];
+            while left != 0 {
+                let k = left.trailing_zeros() as usize;
+                left &= left - 1;
+                if caps.cap(shapes[k]) <= beaten {
+                    kept &= !(1 << k);
+                }
+            }
+            return kept;
+        }
         while left != 0 {
             let k = left.trailing_zeros() as usize;
             left &= left - 1;
@@ -699,7 +720,7 @@ impl Solver<'_> {
             self.tt.store(&key, Bound::Lower(lb));
         }
         if self.config.hard && plan.record {
-            self.kids_table(ids, &mut work.levels[0]);
+            self.kids_table(ids, st.revealed.demand(), &mut work.levels[0]);
         }
         Scanned::Expand(Prepared {
             w,

@@ -69,6 +69,7 @@ fn hard_own_tables_scan_like_the_full_table() {
                 max_split: level.max_split,
                 local: level.own_ready.then_some(&level.own),
                 sorted: Some(&level.local),
+                kids: Some(&level.kids),
             };
             let mut results = Vec::new();
             for &g2 in level.allowed.iter().step_by(97) {
@@ -185,6 +186,7 @@ fn least_bound_is_the_scans_bound_above_its_floor() {
             max_split: level.max_split,
             local: Some(&level.local),
             sorted: None,
+            kids: None,
         };
         // Every 500th guess the parent hands down, as the second guess.
         for &g2 in level.allowed.iter().step_by(500) {
@@ -283,6 +285,7 @@ fn first_perfect_split_is_the_first_by_id() {
                         max_split: usize::MAX,
                         local: None,
                         sorted: None,
+                        kids: None,
                     };
                     let st = State {
                         ids: &ids,
