@@ -229,12 +229,13 @@ impl Solver<'_> {
 
     /// Hard mode's lanes, for [`Solver::scan_guesses`]: the guesses the state may play,
     /// among those handed down, as a bitset in `level.scan_bits` (from the letter
-    /// bitsets, not one check per guess), and where the scan reads them: in place in
-    /// the parent's table by cap (`sorted`, a pre-scan), from a compact table of the
-    /// state's own (`own`, packed from the parent's own table when it has one), or
-    /// from the full table, 32 at a time when they are dense enough, else one at a
-    /// time (`level.scan_list`). Returns (dense enough for the full table's blocks,
-    /// `own` built).
+    /// bitsets, not one check per guess), and where the scan reads them: from a
+    /// compact table of the state's own (`own`, packed from the parent's own table
+    /// when it has one), or from the full table, 32 at a time when they are dense
+    /// enough, else one at a time (`level.scan_list`). A pre-scan (`sorted`, the
+    /// parent's table by cap) reads that table in place and finds its playable lanes
+    /// as it goes ([`KidLanes::playable`]): no bitset by guess id. Returns (dense
+    /// enough for the full table's blocks, `own` built).
     fn hard_lanes(
         &self,
         st: &State,
