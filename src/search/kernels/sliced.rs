@@ -522,9 +522,10 @@ fn presence_avx2(rows: Rows, slices: u32, keep: Keep, out: &mut [Split; LANES]) 
 /// repeats counted where some earlier one matched (buckets = `n - repeats`, as the
 /// masks count them; the sum of squares is not counted, as there).
 /// [`super::block_scan_body`] counts the pairs too, which limits it to 22 candidates.
-/// The same limit checks every 16 candidates. `row(j)` gives candidate `j`'s 32
-/// feedbacks. The same loops in plain Rust on the portable path ran `solve --opener
-/// trace` 2.2x slower than its byte-sliced pass, so that path keeps the pass.
+/// The limit is checked after each candidate once it can be reached (a compare and a
+/// mask). `row(j)` gives candidate `j`'s 32 feedbacks. The same loops in plain Rust
+/// on the portable path ran `solve --opener trace` 2.2x slower than its byte-sliced
+/// pass, so that path keeps the pass.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -572,9 +573,14 @@ fn pairwise_avx2(
         repeats = _mm256_sub_epi8(repeats, dup);
         green = _mm256_or_si256(green, _mm256_cmpeq_epi8(f, all_green));
         rows[j].write(f);
-        if j % CHUNK == CHUNK - 1 && j + 1 < n && max_repeats <= j + 1 {
-            let r = bytes(repeats);
-            if keep.all_done(|l| r[l] as usize) {
+        if j + 1 >= max_repeats && j + 1 < n {
+            // Every wanted lane at the limit: a compare and a mask, so the test runs
+            // after each candidate, not each 16 (a bucket's pre-scan drops most lanes
+            // a few candidates past the limit). Repeats and the limit are below 128
+            // here (at most PAIRWISE_MAX candidates).
+            let limit = _mm256_set1_epi8((max_repeats as i32 - 1) as i8);
+            let at = _mm256_cmpgt_epi8(repeats, limit);
+            if keep.want & !(_mm256_movemask_epi8(at) as u32) == 0 {
                 return 0;
             }
         }
