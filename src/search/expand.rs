@@ -393,8 +393,8 @@ impl Solver<'_> {
                 } else {
                     level.has_local.then_some(&level.local)
                 },
-                sorted: (self.config.hard && level.kids_ready).then_some(&level.local),
-                kids: (self.config.hard && level.kids_ready).then_some(&level.kids),
+                sorted: (self.config.hard && level.kids_ready)
+                    .then_some((&level.local, &level.kids)),
             }
         }
     }

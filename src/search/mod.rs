@@ -363,7 +363,6 @@ impl<'a> Solver<'a> {
             max_split: usize::MAX,
             local: None,
             sorted: None,
-            kids: None,
         }
     }
 

@@ -31,11 +31,9 @@ pub(super) struct Guesses<'s> {
     /// the block scans read it instead of the full table.
     pub(super) local: Option<&'s Local>,
     /// Hard mode: the parent's table of the guesses it hands down, lanes in order of
-    /// their caps on the parent (for the children's least-bound scans).
-    pub(super) sorted: Option<&'s Local>,
-    /// Hard mode, with `sorted`: its lanes' demand sets, the lanes handed down and
-    /// their shapes, for the children's playable lanes.
-    pub(super) kids: Option<&'s KidLanes>,
+    /// their caps on the parent (for the children's least-bound scans), with its
+    /// lanes' demand sets, the lanes handed down and their shapes.
+    pub(super) sorted: Option<(&'s Local, &'s KidLanes)>,
 }
 
 impl Guesses<'_> {

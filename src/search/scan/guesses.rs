@@ -14,7 +14,7 @@
 //! reaches the cutoff or, in a least-bound scan, the least bound found before it; the
 //! caps recorded are at least the buckets each guess makes on any subset.
 
-use super::letters::LetterCaps;
+use super::letters::{LetterCaps, Shape};
 use super::{Head, KidLanes, Prepared, Scanned};
 use crate::game::hard::Demand;
 use crate::game::{AnswerId, GuessId};
@@ -45,6 +45,27 @@ pub(super) fn lanes_below(len: usize, w: usize) -> u64 {
         k if k >= 64 => u64::MAX,
         k => (1u64 << k) - 1,
     }
+}
+
+/// The lanes of `lanes` whose shapes (`shape(k)` for lane `k` of the word) `caps`
+/// caps above `beaten` buckets ([`Solver::uncapped`]).
+#[inline]
+fn uncapped_by(
+    caps: &LetterCaps,
+    lanes: u64,
+    beaten: usize,
+    shape: impl Fn(usize) -> Shape,
+) -> u64 {
+    let mut kept = lanes;
+    let mut left = lanes;
+    while left != 0 {
+        let k = left.trailing_zeros() as usize;
+        left &= left - 1;
+        if caps.cap(shape(k)) <= beaten {
+            kept &= !(1 << k);
+        }
+    }
+    kept
 }
 
 /// The block kernel a scan runs 32 guesses at a time (`kernels`), by the state's size
@@ -145,7 +166,7 @@ struct Plan<'p> {
     /// by cap) and normal mode's pre-scans through windows (the lanes the letter caps
     /// leave).
     lane_bits: bool,
-    /// Hard mode, a pre-scan: the parent's lanes (`Guesses::kids`) and what this
+    /// Hard mode, a pre-scan: the parent's lanes (`Guesses::sorted`) and what this
     /// state demands beyond the parent ([`Demand::beyond`]), for its playable lanes.
     kids: Option<(&'p KidLanes, Demand)>,
 }
@@ -305,11 +326,9 @@ impl Solver<'_> {
         // counts (kernels in `kernels/`). The guesses past the last whole block, and
         // hard mode's when very few are playable, one guess at a time.
         let whole = self.game.n_guesses() / LANES * LANES;
-        let sorted = parent.sorted.filter(|_| hard && floor.is_some());
-        let kids = sorted.map(|_| {
-            let k = parent.kids.expect("a table by cap comes with its lanes");
-            (k, st.revealed.demand().beyond(&k.base))
-        });
+        let by_cap = parent.sorted.filter(|_| hard && floor.is_some());
+        let sorted = by_cap.map(|(t, _)| t);
+        let kids = by_cap.map(|(_, k)| (k, st.revealed.demand().beyond(&k.base)));
         let (dense, own_used) = match hard {
             true => self.hard_lanes(st, sorted, level, own),
             false => (false, false),
@@ -554,29 +573,13 @@ impl Solver<'_> {
         let Some(caps) = &plan.letters else {
             return lanes;
         };
-        let mut kept = lanes;
-        let mut left = lanes;
-        if let Some((kids, _)) = plan.kids {
+        match plan.kids {
             // The lanes' shapes in lane order: no lookup by guess id.
-            let shapes = &kids.shapes[64 * w..];
-            while left != 0 {
-                let k = left.trailing_zeros() as usize;
-                left &= left - 1;
-                if caps.cap(shapes[k]) <= beaten {
-                    kept &= !(1 << k);
-                }
-            }
-            return kept;
+            Some((kids, _)) => uncapped_by(caps, lanes, beaten, |k| kids.shapes[64 * w + k]),
+            None => uncapped_by(caps, lanes, beaten, |k| {
+                self.shapes[guesses[64 * w + k].index()]
+            }),
         }
-        while left != 0 {
-            let k = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let g = guesses[64 * w + k];
-            if caps.cap(self.shapes[g.index()]) <= beaten {
-                kept &= !(1 << k);
-            }
-        }
-        kept
     }
 
     /// The next guess taken alone (early rejection by `bound_scan`): skipped when not

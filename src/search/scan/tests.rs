@@ -68,8 +68,7 @@ fn hard_own_tables_scan_like_the_full_table() {
                 bits: Some(&level.allowed_bits[..]),
                 max_split: level.max_split,
                 local: level.own_ready.then_some(&level.own),
-                sorted: Some(&level.local),
-                kids: Some(&level.kids),
+                sorted: Some((&level.local, &level.kids)),
             };
             let mut results = Vec::new();
             for &g2 in level.allowed.iter().step_by(97) {
@@ -186,7 +185,6 @@ fn least_bound_is_the_scans_bound_above_its_floor() {
             max_split: level.max_split,
             local: Some(&level.local),
             sorted: None,
-            kids: None,
         };
         // Every 500th guess the parent hands down, as the second guess.
         for &g2 in level.allowed.iter().step_by(500) {
@@ -285,7 +283,6 @@ fn first_perfect_split_is_the_first_by_id() {
                         max_split: usize::MAX,
                         local: None,
                         sorted: None,
-                        kids: None,
                     };
                     let st = State {
                         ids: &ids,
