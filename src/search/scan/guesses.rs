@@ -149,8 +149,6 @@ struct Plan<'p> {
     /// mode the parent's compact one over exactly the guesses it handed down, in hard
     /// mode the state's own or its parent's by cap; `None`: the full one.
     local: Option<&'p Local>,
-    /// Hard mode, a pre-scan: the parent's table by cap, read in place.
-    sorted: Option<&'p Local>,
     /// Hard mode, the state's playable guesses dense enough for the full table's blocks.
     dense: bool,
     /// The blocks read end at this lane.
@@ -166,8 +164,9 @@ struct Plan<'p> {
     /// by cap) and normal mode's pre-scans through windows (the lanes the letter caps
     /// leave).
     lane_bits: bool,
-    /// Hard mode, a pre-scan: the parent's lanes (`Guesses::sorted`) and what this
-    /// state demands beyond the parent ([`Demand::beyond`]), for its playable lanes.
+    /// Hard mode, a pre-scan (its `local` the parent's table by cap, read in place):
+    /// the parent's lanes (`Guesses::sorted`) and what this state demands beyond the
+    /// parent ([`Demand::beyond`]), for its playable lanes.
     kids: Option<(&'p KidLanes, Demand)>,
 }
 
@@ -411,7 +410,6 @@ impl Solver<'_> {
             slices,
             kernel,
             local,
-            sorted,
             dense,
             block_end,
             singles,
@@ -482,7 +480,7 @@ impl Solver<'_> {
         };
         let handed_bits = match plan.local {
             Some(_) if windowed => cur.window.bits(),
-            Some(_) if plan.sorted.is_some() => (level.lane_bits[base / 64] >> (base % 64)) as u32,
+            Some(_) if plan.kids.is_some() => (level.lane_bits[base / 64] >> (base % 64)) as u32,
             Some(t) => t.block(base),
             None if plan.dense => (level.scan_bits[base / 64] >> (base % 64)) as u32,
             None => st.handed.block(base),
