@@ -37,8 +37,16 @@
 //! 2023 hard `sense`, forced avx2, one thread, the same 1 055 653 states: 108.6 ->
 //! 59.4 CPU-s): the few cores that last refuted a lookup are tried first ([`RECENT`]:
 //! an infeasible subset settles it, nothing is above), and each list keeps the facts
-//! its runs of [`RUN`] cores share, so a lookup skips whole runs proved under
+//! its runs of eight cores share, so a lookup skips whole runs proved under
 //! histories its own does not imply; the lists are read latest first.
+//! Since session 42 a list holds its cores in groups, one per revealed they were
+//! proved under ([`Group`]): a lookup tests a group's facts and implication once and
+//! then reads only cores it may use (the same bound, which is a maximum, or
+//! infeasible at the first infeasible core found, in any order). On the AVX2 path
+//! (AMD EPYC without AVX-512, one thread, the same 1 055 653 states) NYT 2023 hard
+//! `sense` took 80.5 CPU-s with the runs and 64.8 with the groups, the two run side
+//! by side; in `perf` the runs' loop had been about a fifth of `sense`'s time, most
+//! of it in reading cores whose run passed but whose own facts did not.
 //! When the cores hold more than [`CORE_IDS_MAX`] candidate ids
 //! in all, they are dropped and recording starts afresh. Their bytes are charged to
 //! `--memory` with the rest of the scratch.
@@ -116,22 +124,29 @@ impl Core {
     }
 }
 
-/// Cores of one slot of the index, with the facts all cores of each run of
-/// [`RUN`] share (the AND of their facts): a lookup skips a run whose shared facts
-/// its revealed lacks.
-#[derive(Default)]
-struct List {
+/// Cores of one slot of the index proved under one revealed: a lookup tests the
+/// group's facts and implication once and reads its cores only when they hold. In
+/// hard mode nine of ten cores a lookup reads were proved under a history its own
+/// does not imply (`sense` above: 14.7G of the entries read, 13.3G failed on their
+/// facts); `sense`'s 100k cores fall into 8135 groups over 999 lists.
+struct Group {
+    facts: u64,
+    /// Index of the revealed, in `Cores::reveals`.
+    revealed: u32,
     cores: Vec<Core>,
-    shared: Vec<u64>,
 }
 
-/// Consecutive cores of a list whose facts are ANDed into one word of
-/// `List::shared`. In hard mode nine of ten cores a lookup reads were proved under a
-/// history its own does not imply (`sense` above: 14.7G of the entries read, 13.3G
-/// failed on their facts). Cores recorded one after another come from the same
-/// second guess's subtree and share what it revealed, so a run that another subtree
-/// recorded fails as a whole on one word.
-const RUN: usize = 8;
+/// Cores of one slot of the index, by the revealed they were proved under.
+#[derive(Default)]
+struct List {
+    groups: Vec<Group>,
+}
+
+impl List {
+    fn bytes(&self) -> usize {
+        cap(&self.groups) + self.groups.iter().map(|g| cap(&g.cores)).sum::<usize>()
+    }
+}
 
 /// The cores of one thread (module doc).
 #[derive(Default)]
@@ -156,7 +171,7 @@ pub(super) struct Cores {
     list_bytes: usize,
     /// Where the cores that last settled a lookup at infeasible are (`by_least` slot,
     /// index in its list), the latest first: checked before the index ([`RECENT`]).
-    recent: Vec<(u32, u32)>,
+    recent: Vec<(u32, u32, u32)>,
 }
 
 /// Cores that last refuted a lookup, kept to be tried first. Measured on NYT 2023
@@ -218,8 +233,7 @@ impl Cores {
             self.ids.clear();
             self.reveals.clear();
             for list in &mut self.by_least {
-                list.cores.clear();
-                list.shared.clear();
+                list.groups.clear();
             }
         }
         if self.reveals.last() != Some(revealed) {
@@ -230,14 +244,25 @@ impl Cores {
             self.by_least.resize_with(slot + LEFT_SLOTS, List::default);
         }
         let list = &mut self.by_least[slot];
-        let before = cap(&list.cores) + cap(&list.shared);
+        let before = list.bytes();
         let facts = revealed.facts();
-        if list.cores.len().is_multiple_of(RUN) {
-            list.shared.push(facts);
-        } else {
-            *list.shared.last_mut().expect("a run is open") &= facts;
-        }
-        list.cores.push(Core {
+        let reveals = &self.reveals;
+        let at = match list
+            .groups
+            .iter()
+            .rposition(|g| g.facts == facts && reveals[g.revealed as usize] == *revealed)
+        {
+            Some(at) => at,
+            None => {
+                list.groups.push(Group {
+                    facts,
+                    revealed: (reveals.len() - 1) as u32,
+                    cores: Vec::new(),
+                });
+                list.groups.len() - 1
+            }
+        };
+        list.groups[at].cores.push(Core {
             sig: signature(ids.iter().map(|a| a.index())),
             start: self.ids.len() as u32,
             len: n as u16,
@@ -245,7 +270,7 @@ impl Cores {
             revealed: (self.reveals.len() - 1) as u32,
             facts,
         });
-        self.list_bytes = self.list_bytes + cap(&list.cores) + cap(&list.shared) - before;
+        self.list_bytes = self.list_bytes + list.bytes() - before;
         self.count += 1;
         self.ids.extend(ids.iter().map(|a| a.index() as u16));
         self.max_id = self.max_id.max(ids[n - 1].index());
@@ -289,14 +314,16 @@ impl Cores {
                 break; // ids are sorted: no later one has cores either
             };
             // The latest first: a refuter of this search's siblings comes soon.
-            for (run, &shared) in list.shared.iter().enumerate().rev() {
-                if shared & !facts != 0 {
-                    continue; // every core of the run was proved under more
+            for (gi, group) in list.groups.iter().enumerate().rev() {
+                if group.facts & !facts != 0 {
+                    continue; // every core of the group was proved under more
                 }
-                let first = run * RUN;
-                let cores = &list.cores[first..list.cores.len().min(first + RUN)];
-                for (i, &core) in cores.iter().enumerate().rev() {
-                    if !core.fits(sig, facts, n) {
+                let proved_under = &self.reveals[group.revealed as usize];
+                if proved_under != revealed && !proved_under.is_implied_by(revealed) {
+                    continue;
+                }
+                for (i, &core) in group.cores.iter().enumerate().rev() {
+                    if core.sig & !sig != 0 || core.len as usize >= n {
                         continue;
                     }
                     let rest = n - core.len as usize;
@@ -307,7 +334,7 @@ impl Cores {
                     if v <= best {
                         continue;
                     }
-                    if !self.implied(&core, revealed) || !self.holds(&core) {
+                    if !self.holds(&core) {
                         continue;
                     }
                     best = v;
@@ -316,7 +343,7 @@ impl Cores {
                             if self.recent.len() == RECENT {
                                 self.recent.pop();
                             }
-                            self.recent.insert(0, (slot as u32, (first + i) as u32));
+                            self.recent.insert(0, (slot as u32, gi as u32, i as u32));
                         }
                         break 'lists;
                     }
@@ -335,7 +362,7 @@ impl Cores {
     fn list_bytes_by_sum(&self) -> usize {
         self.by_least
             .iter()
-            .map(|l| cap(&l.cores) + cap(&l.shared))
+            .map(List::bytes)
             .sum()
     }
 
@@ -367,11 +394,11 @@ impl Cores {
         revealed: &Revealed,
     ) -> bool {
         for r in 0..self.recent.len() {
-            let (slot, at) = self.recent[r];
+            let (slot, group, at) = self.recent[r];
             if slot as usize % LEFT_SLOTS != left as usize {
                 continue;
             }
-            let core = self.by_least[slot as usize].cores[at as usize];
+            let core = self.by_least[slot as usize].groups[group as usize].cores[at as usize];
             if !core.fits(sig, facts, ids.len()) || !self.implied(&core, revealed) {
                 continue;
             }
