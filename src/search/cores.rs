@@ -360,10 +360,7 @@ impl Cores {
     /// The lists' bytes summed list by list (what `list_bytes` keeps).
     #[cfg(test)]
     fn list_bytes_by_sum(&self) -> usize {
-        self.by_least
-            .iter()
-            .map(List::bytes)
-            .sum()
+        self.by_least.iter().map(List::bytes).sum()
     }
 
     /// Whether one of the recent refuters ([`RECENT`]) is a subset of `ids` (sorted)
