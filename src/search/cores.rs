@@ -36,13 +36,12 @@
 //! 64-bit signature test. Two shortcuts, each giving the same bound (measured on NYT
 //! 2023 hard `sense`, forced avx2, one thread, the same 1 055 653 states: 108.6 ->
 //! 59.4 CPU-s): the few cores that last refuted a lookup are tried first ([`RECENT`]:
-//! an infeasible subset settles it, nothing is above), and each list keeps the facts
-//! its runs of eight cores share, so a lookup skips whole runs proved under
-//! histories its own does not imply; the lists are read latest first.
-//! Since session 42 a list holds its cores in groups, one per revealed they were
-//! proved under ([`Group`]): a lookup tests a group's facts and implication once and
-//! then reads only cores it may use (the same bound, which is a maximum, or
-//! infeasible at the first infeasible core found, in any order). On the AVX2 path
+//! an infeasible subset settles it, nothing is above), and a lookup skipped runs of
+//! eight cores whose shared facts its revealed lacked, reading the lists latest
+//! first. Since session 42 a list holds its cores in groups instead, one per
+//! revealed they were proved under ([`Group`]): a lookup tests a group's facts and
+//! implication once and then reads only cores it may use (the same bound, which is a
+//! maximum, or infeasible at the first infeasible core found, in any order). On the AVX2 path
 //! (AMD EPYC without AVX-512, one thread, the same 1 055 653 states) NYT 2023 hard
 //! `sense` took 80.5 CPU-s with the runs and 64.8 with the groups, the two run side
 //! by side; in `perf` the runs' loop had been about a fifth of `sense`'s time, most
@@ -103,24 +102,15 @@ struct Core {
     start: u32,
     len: u16,
     value: u32,
-    /// Index of what was revealed when it was proved, in `Cores::reveals`.
-    revealed: u32,
-    /// [`Revealed::facts`] of that: a lookup under a revealed whose facts miss one of
-    /// these bits cannot use the core, and skips it without reading `reveals`. That
-    /// random access was about a third of the lookups' time in hard mode (`expand`,
-    /// where they are inlined, 17% -> 11% of `--list nyt --hard solve --opener
-    /// botty`); farm-bench, one thread, NYT hard `nyong botty vivos cheth`,
-    /// `openers --exact`: 57.5 -> 52.0 CPU-s (A/B 1.11), same results.
-    facts: u64,
 }
 
 impl Core {
     /// The cheap tests of a core against a set of `n` candidates with signature
-    /// `sig` under a history whose facts are `facts`: smaller, its signature and its
-    /// facts inside. What remains is [`Cores::implied`] and [`Cores::holds`].
+    /// `sig`: smaller, and its signature inside. What remains is its group's
+    /// history ([`Cores::implied`]) and [`Cores::holds`].
     #[inline]
-    fn fits(&self, sig: u64, facts: u64, n: usize) -> bool {
-        self.facts & !facts == 0 && self.sig & !sig == 0 && (self.len as usize) < n
+    fn fits(&self, sig: u64, n: usize) -> bool {
+        self.sig & !sig == 0 && (self.len as usize) < n
     }
 }
 
@@ -130,6 +120,12 @@ impl Core {
 /// does not imply (`sense` above: 14.7G of the entries read, 13.3G failed on their
 /// facts); `sense`'s 100k cores fall into 8135 groups over 999 lists.
 struct Group {
+    /// [`Revealed::facts`] of the revealed: a lookup under a revealed whose facts
+    /// miss one of these bits cannot use the group, and skips it without reading
+    /// `reveals`. That random access was about a third of the lookups' time in hard
+    /// mode when it was made per core (`expand`, where they are inlined, 17% -> 11%
+    /// of `--list nyt --hard solve --opener botty`; farm-bench, one thread, NYT hard
+    /// `nyong botty vivos cheth`, `openers --exact`: 57.5 -> 52.0 CPU-s, A/B 1.11).
     facts: u64,
     /// Index of the revealed, in `Cores::reveals`.
     revealed: u32,
@@ -170,7 +166,7 @@ pub(super) struct Cores {
     /// scratch each time it comes back).
     list_bytes: usize,
     /// Where the cores that last settled a lookup at infeasible are (`by_least` slot,
-    /// index in its list), the latest first: checked before the index ([`RECENT`]).
+    /// group in its list, index in the group), the latest first: checked before the index ([`RECENT`]).
     recent: Vec<(u32, u32, u32)>,
 }
 
@@ -236,9 +232,6 @@ impl Cores {
                 list.groups.clear();
             }
         }
-        if self.reveals.last() != Some(revealed) {
-            self.reveals.push(*revealed);
-        }
         let slot = ids[0].index() * LEFT_SLOTS + left as usize;
         if self.by_least.len() <= slot {
             self.by_least.resize_with(slot + LEFT_SLOTS, List::default);
@@ -246,7 +239,7 @@ impl Cores {
         let list = &mut self.by_least[slot];
         let before = list.bytes();
         let facts = revealed.facts();
-        let reveals = &self.reveals;
+        let reveals = &mut self.reveals;
         let at = match list
             .groups
             .iter()
@@ -254,6 +247,9 @@ impl Cores {
         {
             Some(at) => at,
             None => {
+                if reveals.last() != Some(revealed) {
+                    reveals.push(*revealed);
+                }
                 list.groups.push(Group {
                     facts,
                     revealed: (reveals.len() - 1) as u32,
@@ -267,8 +263,6 @@ impl Cores {
             start: self.ids.len() as u32,
             len: n as u16,
             value,
-            revealed: (self.reveals.len() - 1) as u32,
-            facts,
         });
         self.list_bytes = self.list_bytes + list.bytes() - before;
         self.count += 1;
@@ -315,15 +309,11 @@ impl Cores {
             };
             // The latest first: a refuter of this search's siblings comes soon.
             for (gi, group) in list.groups.iter().enumerate().rev() {
-                if group.facts & !facts != 0 {
+                if !self.implied(group, facts, revealed) {
                     continue; // every core of the group was proved under more
                 }
-                let proved_under = &self.reveals[group.revealed as usize];
-                if proved_under != revealed && !proved_under.is_implied_by(revealed) {
-                    continue;
-                }
                 for (i, &core) in group.cores.iter().enumerate().rev() {
-                    if core.sig & !sig != 0 || core.len as usize >= n {
+                    if !core.fits(sig, n) {
                         continue;
                     }
                     let rest = n - core.len as usize;
@@ -395,8 +385,9 @@ impl Cores {
             if slot as usize % LEFT_SLOTS != left as usize {
                 continue;
             }
-            let core = self.by_least[slot as usize].groups[group as usize].cores[at as usize];
-            if !core.fits(sig, facts, ids.len()) || !self.implied(&core, revealed) {
+            let group = &self.by_least[slot as usize].groups[group as usize];
+            let core = group.cores[at as usize];
+            if !core.fits(sig, ids.len()) || !self.implied(group, facts, revealed) {
                 continue;
             }
             let members = &self.ids[core.start as usize..][..core.len as usize];
@@ -409,12 +400,15 @@ impl Cores {
         false
     }
 
-    /// Whether `core` was proved under what `revealed` implies (after
-    /// [`Core::fits`], which tests its facts word only).
+    /// Whether the cores of `group` were proved under what `revealed` (whose facts
+    /// are `facts`) implies: the facts word first, then the revealed itself.
     #[inline]
-    fn implied(&self, core: &Core, revealed: &Revealed) -> bool {
+    fn implied(&self, group: &Group, facts: u64, revealed: &Revealed) -> bool {
+        if group.facts & !facts != 0 {
+            return false;
+        }
         // (Equal first: in normal mode every core's is the empty one.)
-        let proved_under = &self.reveals[core.revealed as usize];
+        let proved_under = &self.reveals[group.revealed as usize];
         proved_under == revealed || proved_under.is_implied_by(revealed)
     }
 
