@@ -247,8 +247,9 @@ impl Solver<'_> {
     /// here and `Solver::run_top`'s workers.
     pub(super) fn prepare_demands(&self, st: &State, level: &mut Level) {
         level.demands.clear();
+        level.group_cap = u32::MAX;
         if self.config.hard && st.left >= 3 && st.ids.len() >= GROUP_MIN {
-            self.groups.demands(
+            level.group_cap = self.groups.demands(
                 st.ids,
                 st.left,
                 Per::hard(&st.revealed),
@@ -339,6 +340,8 @@ impl Solver<'_> {
         level.order[..tries].sort_unstable();
         // Only some guesses were scanned: the children may not assume a split limit.
         level.max_split = usize::MAX;
+        // Nor were the state's groups counted.
+        level.group_cap = u32::MAX;
         for k in 0..tries {
             let g = GuessId((level.order[k] & 0xffff) as u16);
             below.ctr.expansions += 1;
@@ -646,10 +649,25 @@ impl Solver<'_> {
             debug_assert!(left != 3 || m as usize <= level.max_split);
             if m as usize >= GROUP_MIN {
                 let per = if hard { Per::hard(&next) } else { Per::NORMAL };
-                let v = self
-                    .groups
-                    .bound(obj, child, left - 1, per, &mut level.group_counts);
-                blb = blb.max(v);
+                // The bucket's groups are the state's, cut down: none is larger than
+                // the state's largest (`level.group_cap`). The group bound grows with
+                // the group and as `per` falls, so when even the largest with the
+                // smaller `per` could not beat `blb`, the count would raise nothing.
+                let cap = level.group_cap.min(m);
+                let most = obj.group_bound(m as usize, cap, left - 1, per.clean.min(per.all));
+                if most > blb {
+                    let v = self
+                        .groups
+                        .bound(obj, child, left - 1, per, &mut level.group_counts);
+                    blb = blb.max(v);
+                } else {
+                    debug_assert!(
+                        self.groups
+                            .bound(obj, child, left - 1, per, &mut level.group_counts)
+                            <= blb,
+                        "a bucket's group bound is within its state's cap"
+                    );
+                }
             }
             if m >= 3 && blb < INFEASIBLE {
                 let key = if hard { next.key() } else { 0 };

@@ -74,6 +74,11 @@ pub(super) struct Level {
     /// of this state's groups on its guesses (`Groups::demands`).
     pub(super) group_masks: Vec<u32>,
     pub(super) demands: Vec<(u32, u32)>,
+    /// The size of the largest group among the state's candidates when
+    /// [`super::Solver::prepare_demands`] counted them (`u32::MAX`: not counted): no
+    /// bucket of a guess holds a larger one, so a bucket whose group bound could not
+    /// beat its bound even with a group this large skips the count.
+    pub(super) group_cap: u32,
     /// The compact table handed to the children with `allowed`, when `has_local`
     /// (normal mode); in hard mode the children's pre-scan table, when `kids_ready`.
     pub(super) local: Local,
@@ -194,6 +199,7 @@ impl Default for Level {
             group_counts: Vec::new(),
             group_masks: Vec::new(),
             demands: Vec::new(),
+            group_cap: u32::MAX,
             local: Local::default(),
             has_local: false,
             own: Local::default(),
