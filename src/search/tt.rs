@@ -60,19 +60,74 @@ impl Entry {
     }
 }
 
-/// Bytes charged per entry beyond its ids: the map slot (a hash and a `Vec` header,
-/// about 40 with the hash table's spare capacity), the `Entry` (48) in a `Vec` of
-/// capacity 1 (a plain push would allocate room for 4: 192 bytes, which made a
-/// `check --opener any --min-over 4` sweep with `--memory 2048` peak at 3.36 GB
-/// resident), two allocator headers, and slack. Measured with glibc: about
-/// `135 + 2 x ids` resident bytes per entry, at most about `162 + 2 x ids` just after
-/// the hash table doubles; `tests/memory.rs` checks the heap bytes against the
-/// charge.
+/// The entries stored under one hash, in the map's slot: nearly always one (two keys
+/// share a 64-bit hash very rarely), held in the slot itself, so that a probe that
+/// finds its hash reads the entry in the same place, not through a pointer to a
+/// `Vec` of its own. That pointer was one of a probe's three dependent cache misses
+/// (`perf` of NYT 2023 hard `sense`, where probes were 13% of the run: 21% of the
+/// probe's samples on the entry's load, 31% on the slot's, 38% on the control bytes).
+enum Slot {
+    One(Entry),
+    Many(Vec<Entry>),
+}
+
+impl Slot {
+    fn entries(&self) -> &[Entry] {
+        match self {
+            Slot::One(e) => std::slice::from_ref(e),
+            Slot::Many(v) => v,
+        }
+    }
+
+    fn entries_mut(&mut self) -> &mut [Entry] {
+        match self {
+            Slot::One(e) => std::slice::from_mut(e),
+            Slot::Many(v) => v,
+        }
+    }
+
+    /// Adds an entry of another key with the same hash.
+    fn push(&mut self, entry: Entry) {
+        match self {
+            Slot::Many(v) => v.push(entry),
+            Slot::One(_) => {
+                let Slot::One(first) = std::mem::replace(self, Slot::Many(Vec::with_capacity(2)))
+                else {
+                    unreachable!("matched above")
+                };
+                if let Slot::Many(v) = self {
+                    v.extend([first, entry]);
+                }
+            }
+        }
+    }
+
+    /// Keeps the entries `keep` accepts; false when none is left.
+    fn retain(&mut self, keep: impl Fn(&Entry) -> bool) -> bool {
+        match self {
+            Slot::One(e) => keep(e),
+            Slot::Many(v) => {
+                v.retain(|e| keep(e));
+                !v.is_empty()
+            }
+        }
+    }
+}
+
+/// Bytes charged per entry beyond its ids: the map slot (a hash and the entry held
+/// in it, [`Slot`]: 64 bytes, up to twice that with the hash table's spare capacity
+/// just after it doubles), the ids' allocator header, and slack. Until session 43 the
+/// slot held a `Vec` of capacity 1 (a plain push would allocate room for 4: 192
+/// bytes, which made a `check --opener any --min-over 4` sweep with `--memory 2048`
+/// peak at 3.36 GB resident), and glibc measured about `135 + 2 x ids` resident bytes
+/// per entry, at most about `162 + 2 x ids` just after the table doubles; the charge
+/// was kept when the entry moved into the slot, so the table evicts at the same
+/// points as before. `tests/memory.rs` checks the heap bytes against the charge.
 pub const ENTRY_OVERHEAD: usize = 176;
 
 /// The transposition table (this module's doc).
 pub struct TranspositionTable {
-    map: DashMap<u64, Vec<Entry>, ahash::RandomState>,
+    map: DashMap<u64, Slot, ahash::RandomState>,
     hasher: ahash::RandomState,
     bytes: AtomicUsize,
     /// Bytes of the searches' scratch, charged against the same limit.
@@ -108,9 +163,9 @@ impl TranspositionTable {
         if !self.enabled {
             return None;
         }
-        let bucket = self.map.get(&self.hash(key))?;
-        let found = bucket.iter().find(|e| e.is(key)).map(|e| e.bound);
-        drop(bucket);
+        let slot = self.map.get(&self.hash(key))?;
+        let found = slot.entries().iter().find(|e| e.is(key)).map(|e| e.bound);
+        drop(slot);
         found
     }
 
@@ -154,23 +209,30 @@ impl TranspositionTable {
             left,
             hard: hard_key,
         } = *key;
+        let entry = || Entry {
+            ids: ids.into(),
+            left,
+            hard_key,
+            bound,
+        };
         let mut added = 0;
-        {
-            let mut bucket = self.map.entry(h).or_insert_with(|| Vec::with_capacity(1)); // see ENTRY_OVERHEAD
-            match bucket.iter_mut().find(|e| e.is(key)) {
-                Some(e) => match (e.bound, bound) {
-                    (Bound::Exact(..), _) => {}
-                    (Bound::Lower(old), Bound::Lower(new)) if old >= new => {}
-                    _ => e.bound = bound,
-                },
-                None => {
-                    bucket.push(Entry {
-                        ids: ids.into(),
-                        left,
-                        hard_key,
-                        bound,
-                    });
-                    added = ENTRY_OVERHEAD + 2 * ids.len();
+        match self.map.entry(h) {
+            dashmap::Entry::Vacant(v) => {
+                v.insert(Slot::One(entry()));
+                added = ENTRY_OVERHEAD + 2 * ids.len();
+            }
+            dashmap::Entry::Occupied(mut o) => {
+                let slot = o.get_mut();
+                match slot.entries_mut().iter_mut().find(|e| e.is(key)) {
+                    Some(e) => match (e.bound, bound) {
+                        (Bound::Exact(..), _) => {}
+                        (Bound::Lower(old), Bound::Lower(new)) if old >= new => {}
+                        _ => e.bound = bound,
+                    },
+                    None => {
+                        slot.push(entry());
+                        added = ENTRY_OVERHEAD + 2 * ids.len();
+                    }
                 }
             }
         }
@@ -182,15 +244,13 @@ impl TranspositionTable {
     /// Frees memory: drops entries of up to 8 candidates, then, if that was not
     /// enough to get under half the room scratch leaves, everything.
     fn evict(&self) {
-        self.map.retain(|_, bucket| {
-            bucket.retain(|e| e.ids.len() > 8);
-            !bucket.is_empty()
-        });
+        self.map.retain(|_, slot| slot.retain(|e| e.ids.len() > 8));
         let mut bytes: usize = self
             .map
             .iter()
             .map(|b| {
-                b.iter()
+                b.entries()
+                    .iter()
                     .map(|e| ENTRY_OVERHEAD + 2 * e.ids.len())
                     .sum::<usize>()
             })
@@ -206,7 +266,7 @@ impl TranspositionTable {
     }
 
     pub fn len(&self) -> usize {
-        self.map.iter().map(|b| b.len()).sum()
+        self.map.iter().map(|b| b.entries().len()).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -256,6 +316,42 @@ mod tests {
             t.probe(&key(&a([1, 2, 3]), 4, 0)),
             Some(Bound::Exact(6, GuessId(2)))
         );
+    }
+
+    /// Keys that share a hash share a slot: each is found, updated and evicted on
+    /// its own.
+    #[test]
+    fn a_slot_holds_keys_of_one_hash() {
+        let entry = |ids: &[u16], bound| Entry {
+            ids: ids.iter().map(|&i| AnswerId(i)).collect(),
+            left: 3,
+            hard_key: 0,
+            bound,
+        };
+        let mut slot = Slot::One(entry(&[1, 2, 3], Bound::Lower(5)));
+        slot.push(entry(&[1, 2, 3, 4, 5, 6, 7, 8, 9], Bound::Lower(7)));
+        slot.push(entry(&[4, 5, 6], Bound::Exact(6, GuessId(1))));
+        let find = |slot: &Slot, ids: &[AnswerId]| {
+            slot.entries()
+                .iter()
+                .find(|e| e.is(&key(ids, 3, 0)))
+                .map(|e| e.bound)
+        };
+        assert_eq!(find(&slot, &a([1, 2, 3])), Some(Bound::Lower(5)));
+        assert_eq!(
+            find(&slot, &a([4, 5, 6])),
+            Some(Bound::Exact(6, GuessId(1)))
+        );
+        assert_eq!(find(&slot, &a([4, 5, 7])), None);
+        assert!(slot.retain(|e| e.ids.len() > 8));
+        assert_eq!(slot.entries().len(), 1);
+        assert_eq!(
+            find(&slot, &a([1, 2, 3, 4, 5, 6, 7, 8, 9])),
+            Some(Bound::Lower(7))
+        );
+        assert!(!slot.retain(|_| false));
+        let mut one = Slot::One(entry(&[1, 2, 3], Bound::Lower(5)));
+        assert!(!one.retain(|e| e.ids.len() > 8));
     }
 
     #[test]
