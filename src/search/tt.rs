@@ -88,18 +88,13 @@ impl Slot {
 
     /// Adds an entry of another key with the same hash.
     fn push(&mut self, entry: Entry) {
-        match self {
-            Slot::Many(v) => v.push(entry),
-            Slot::One(_) => {
-                let Slot::One(first) = std::mem::replace(self, Slot::Many(Vec::with_capacity(2)))
-                else {
-                    unreachable!("matched above")
-                };
-                if let Slot::Many(v) = self {
-                    v.extend([first, entry]);
-                }
+        *self = match std::mem::replace(self, Slot::Many(Vec::new())) {
+            Slot::One(first) => Slot::Many(vec![first, entry]),
+            Slot::Many(mut v) => {
+                v.push(entry);
+                Slot::Many(v)
             }
-        }
+        };
     }
 
     /// Keeps the entries `keep` accepts; false when none is left.
@@ -352,6 +347,8 @@ mod tests {
         assert!(!slot.retain(|_| false));
         let mut one = Slot::One(entry(&[1, 2, 3], Bound::Lower(5)));
         assert!(!one.retain(|e| e.ids.len() > 8));
+        // What `ENTRY_OVERHEAD` counts for the map's slot.
+        assert!(std::mem::size_of::<(u64, Slot)>() <= 64);
     }
 
     #[test]
