@@ -110,7 +110,7 @@ impl Slot {
 }
 
 /// Bytes charged per entry beyond its ids: the map slot (a hash and the entry held
-/// in it, [`Slot`]: 64 bytes, up to twice that with the hash table's spare capacity
+/// in it, a `Slot`: 64 bytes, up to twice that with the hash table's spare capacity
 /// just after it doubles), the ids' allocator header, and slack. Until session 43 the
 /// slot held a `Vec` of capacity 1 (a plain push would allocate room for 4: 192
 /// bytes, which made a `check --opener any --min-over 4` sweep with `--memory 2048`
