@@ -148,7 +148,8 @@ impl List {
 #[derive(Default)]
 pub(super) struct Cores {
     ids: Vec<u16>,
-    /// What was revealed for the cores (consecutive cores share an entry when equal).
+    /// What the groups were proved under, one entry per new group (groups made one
+    /// after another under an equal revealed, in different lists, share an entry).
     reveals: Vec<Revealed>,
     /// `by_least[a * LEFT_SLOTS + left]`: the cores with `left` guesses left whose
     /// least candidate is answer `a`.
