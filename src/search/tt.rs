@@ -120,6 +120,11 @@ impl Slot {
 /// points as before. `tests/memory.rs` checks the heap bytes against the charge.
 pub const ENTRY_OVERHEAD: usize = 176;
 
+/// The bytes an entry of `ids` candidates is charged: [`ENTRY_OVERHEAD`] and its ids.
+fn charge(ids: usize) -> usize {
+    ENTRY_OVERHEAD + 2 * ids
+}
+
 /// The transposition table (this module's doc).
 pub struct TranspositionTable {
     map: DashMap<u64, Slot, ahash::RandomState>,
@@ -195,7 +200,8 @@ impl TranspositionTable {
     /// Records `bound`. An exact value replaces anything; a lower bound replaces only a
     /// weaker lower bound.
     pub fn store(&self, key: &Key, bound: Bound) {
-        if !self.enabled || ENTRY_OVERHEAD + 2 * key.ids.len() > self.room() {
+        let added = charge(key.ids.len());
+        if !self.enabled || added > self.room() {
             return;
         }
         let h = self.hash(key);
@@ -210,28 +216,30 @@ impl TranspositionTable {
             hard_key,
             bound,
         };
-        let mut added = 0;
-        match self.map.entry(h) {
+        let new = match self.map.entry(h) {
             dashmap::Entry::Vacant(v) => {
                 v.insert(Slot::One(entry()));
-                added = ENTRY_OVERHEAD + 2 * ids.len();
+                true
             }
             dashmap::Entry::Occupied(mut o) => {
                 let slot = o.get_mut();
                 match slot.entries_mut().iter_mut().find(|e| e.is(key)) {
-                    Some(e) => match (e.bound, bound) {
-                        (Bound::Exact(..), _) => {}
-                        (Bound::Lower(old), Bound::Lower(new)) if old >= new => {}
-                        _ => e.bound = bound,
-                    },
+                    Some(e) => {
+                        match (e.bound, bound) {
+                            (Bound::Exact(..), _) => {}
+                            (Bound::Lower(old), Bound::Lower(new)) if old >= new => {}
+                            _ => e.bound = bound,
+                        }
+                        false
+                    }
                     None => {
                         slot.push(entry());
-                        added = ENTRY_OVERHEAD + 2 * ids.len();
+                        true
                     }
                 }
             }
-        }
-        if added > 0 && self.bytes.fetch_add(added, Ordering::Relaxed) + added > self.room() {
+        };
+        if new && self.bytes.fetch_add(added, Ordering::Relaxed) + added > self.room() {
             self.evict();
         }
     }
@@ -246,7 +254,7 @@ impl TranspositionTable {
             .map(|b| {
                 b.entries()
                     .iter()
-                    .map(|e| ENTRY_OVERHEAD + 2 * e.ids.len())
+                    .map(|e| charge(e.ids.len()))
                     .sum::<usize>()
             })
             .sum();
