@@ -7,9 +7,13 @@
 //! ([`slices_for_greens`]). The AVX2 kernel takes states of up to `3 * slices + 6`
 //! candidates by pairwise comparison instead ([`pairwise_avx2`], the same counts),
 //! and both finish the wanted lanes one at a time once few are under the limit
-//! ([`finish_alone`]). Figures: docs/guide/performance.md.
+//! ([`finish_alone`]). Every kernel here asks for its rows a chunk or [`AHEAD`]
+//! candidates before it reads them ([`Rows::prefetch`], a hint on x86_64): a large
+//! state's rows lie a row of the full table apart, past the L2 and, on the 2023 list,
+//! often past the L3, and without the hint the AVX2 kernel waited on its loads for
+//! most of its time on an AMD EPYC (session 47). Figures: docs/guide/performance.md.
 //!
-//! Over 800 lines with its tests (about 710 without): the portable and AVX2 kernels
+//! Over 850 lines with its tests (about 760 without): the portable and AVX2 kernels
 //! stay in one file because they must give the same counts lane for lane, and the
 //! tests below hold each against the other and against the plain count.
 
@@ -73,6 +77,9 @@ pub(in crate::search) fn slices_for_greens(greens: u8) -> u32 {
 /// Candidates the byte-sliced kernel takes at a time, between checks of the limit.
 const CHUNK: usize = 16;
 
+/// How many candidates ahead of its use a kernel prefetches a row.
+const AHEAD: usize = 8;
+
 /// The presence kernel of the portable path ([`presence`];
 /// [`presence_avx2`] is the same in AVX2 intrinsics): [`presence_avx512`]'s per-lane
 /// masks of the feedbacks seen, byte-sliced so that plain byte-lane loops do all the
@@ -117,6 +124,11 @@ fn presence_sliced(
             }
         }
         let m = CHUNK.min(n - j);
+        // The next chunk's rows, fetched while this one's slices pass (a hint on
+        // x86_64, nothing elsewhere).
+        for c in j + CHUNK..(j + 2 * CHUNK).min(n) {
+            rows.prefetch(c);
+        }
         for c in 0..m {
             let r = row(j + c);
             for ((h, b), f) in hi[c].iter_mut().zip(&mut bit[c]).zip(r) {
@@ -242,7 +254,8 @@ fn finish_alone(
         }
         let col = rows.column(l);
         let mut repeats = j - buckets;
-        for &o in &offsets[j..] {
+        for (i, &o) in offsets.iter().enumerate().skip(j) {
+            rows.prefetch(i + AHEAD);
             let f = table[o + col] as usize;
             let (w, bit) = (f >> 6, 1u64 << (f & 63));
             repeats += (mask[w] & bit != 0) as usize;
@@ -363,6 +376,33 @@ impl<'a> Rows<'a> {
             Rows::Block { g0, .. } => g0 + l,
             Rows::Window { start, at, .. } => start + at[l] as usize,
         }
+    }
+
+    /// Asks the CPU to bring candidate `j`'s feedbacks (the block's 32 bytes, or the
+    /// bytes the window spans) into the cache ahead of their use: a hint that never
+    /// faults, nothing past the last candidate or off x86_64.
+    #[inline(always)]
+    fn prefetch(&self, j: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(&o) = self.offsets().get(j) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let (from, len) = match *self {
+                Rows::Block { g0, .. } => (o + g0, LANES),
+                Rows::Window { start, span, .. } => (o + start, span),
+            };
+            let p = self.table().as_ptr().wrapping_add(from);
+            let mut k = 0;
+            // Every cache line of the `len` bytes from `p`.
+            let end = (p as usize & 63) + len;
+            while k < end {
+                // SAFETY: a prefetch reads nothing and cannot fault, whatever the
+                // address.
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(k).cast()) };
+                k += 64;
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = j;
     }
 
     /// Candidate `j`'s 32 feedbacks.
@@ -532,6 +572,7 @@ fn presence_avx2(rows: Rows, slices: u32, keep: Keep, out: &mut [Split; LANES]) 
 fn pairwise_avx2(
     n: usize,
     row: impl Fn(usize) -> __m256i,
+    ahead: impl Fn(usize),
     keep: Keep,
     out: &mut [Split; LANES],
 ) -> u32 {
@@ -550,7 +591,11 @@ fn pairwise_avx2(
         unsafe { _mm256_storeu_si256(b.as_mut_ptr().cast(), v) };
         b
     };
+    for j in 0..AHEAD.min(n) {
+        ahead(j);
+    }
     for j in 0..n {
+        ahead(j + AHEAD);
         let f = row(j);
         let mut dup = [zero; 4];
         // SAFETY: rows `..j` are written (below, in the earlier turns), and
@@ -640,7 +685,7 @@ fn presence_avx2_with(
     };
     let n = rows.offsets().len();
     if pairwise(n, slices) {
-        return pairwise_avx2(n, row, keep, out);
+        return pairwise_avx2(n, row, |j| rows.prefetch(j), keep, out);
     }
     let mut j = 0;
     while j < n {
@@ -657,6 +702,10 @@ fn presence_avx2_with(
             }
         }
         let m = CHUNK.min(n - j);
+        // The next chunk's rows, fetched while this one's slices pass.
+        for c in j + CHUNK..(j + 2 * CHUNK).min(n) {
+            rows.prefetch(c);
+        }
         for c in 0..m {
             let f = row(j + c);
             hi[c] = _mm256_and_si256(_mm256_srli_epi16::<3>(f), low5);
