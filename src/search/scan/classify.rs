@@ -43,10 +43,20 @@ impl Solver<'_> {
             }
             classes.hard_seen.clear();
             for gi in members(&level.scan_bits) {
+                let word = self.game.guesses[gi];
+                // A guess of present letters only is alone in its class (another
+                // guess of its class could differ from it only where it holds an
+                // absent letter, and it holds none), so it needs no entry in the
+                // set: the same guesses are handed down. In a large state nearly
+                // every guess is such, and the class hash and the set's probes
+                // were about half of this function's samples (`perf` of NYT 2023
+                // hard `buzzy`, where `classify` was 6% of the run). Forced avx2,
+                // one thread, the same 844 043 states: `buzzy` A/B 0.98 (3 pairs),
+                // the 2023 hard sample 4.235 -> 4.050 CPU-s per opener (session
+                // 48, docs/guide/performance.md).
                 if self.rows.splits(GuessId::new(gi), &level.offsets)
-                    && classes
-                        .hard_seen
-                        .insert(class_of(self.game.guesses[gi], present))
+                    && (word.letter_mask() & !present == 0
+                        || classes.hard_seen.insert(class_of(word, present)))
                 {
                     level.allowed.push(GuessId::new(gi));
                     level.allowed_bits[gi / 64] |= 1 << (gi % 64);
