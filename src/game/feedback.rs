@@ -35,6 +35,29 @@ pub struct Feedback(pub u8);
 pub const FEEDBACKS: usize = 243;
 const POW3: [u8; 5] = [1, 3, 9, 27, 81];
 
+/// [`Feedback::masks`] of every feedback, computed at compile time.
+const MASKS: [(u8, u8); FEEDBACKS] = {
+    let mut t = [(0u8, 0u8); FEEDBACKS];
+    let mut f = 0;
+    while f < FEEDBACKS {
+        let (mut green, mut shown) = (0u8, 0u8);
+        let mut i = 0;
+        while i < 5 {
+            let c = (f as u8 / POW3[i]) % 3;
+            if c == 2 {
+                green |= 1 << i;
+            }
+            if c > 0 {
+                shown |= 1 << i;
+            }
+            i += 1;
+        }
+        t[f] = (green, shown);
+        f += 1;
+    }
+    t
+};
+
 /// Why a feedback token does not parse (the token as [`crate::game::echo::echo`] shows it).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FeedbackError {
@@ -156,6 +179,13 @@ impl Feedback {
     #[inline]
     pub fn colour(self, i: usize) -> u8 {
         (self.0 / POW3[i]) % 3
+    }
+
+    /// The positions coloured green and those coloured green or yellow, a bit each
+    /// (bit `i`: position `i`), read from a table instead of five divisions.
+    #[inline]
+    pub fn masks(self) -> (u8, u8) {
+        MASKS[self.0 as usize]
     }
 
     /// Builds a feedback from five colours (0 gray, 1 yellow, 2 green).

@@ -157,25 +157,32 @@ impl Window {
         self.start = from;
         self.len = 0;
         let stop = end.min(from + 128);
-        let mut i = from;
-        while i < stop {
-            let word = bits[i / 64] >> (i % 64);
-            if word == 0 {
-                i = (i / 64 + 1) * 64;
-                continue;
-            }
-            i += word.trailing_zeros() as usize;
-            if i >= stop {
-                break;
-            }
-            self.at[self.len] = (i - from) as u8;
-            self.len += 1;
-            i += 1;
-            if self.len == LANES {
-                return i;
-            }
+        if from >= stop {
+            return stop;
         }
-        stop
+        // Word by word, a set bit at a time: the next lane comes from clearing the
+        // lowest bit (one cycle), not from a load and shift at the last lane found.
+        let mut at = from / 64;
+        let mut word = bits[at] & (u64::MAX << (from % 64));
+        loop {
+            while word != 0 {
+                let i = 64 * at + word.trailing_zeros() as usize;
+                if i >= stop {
+                    return stop;
+                }
+                self.at[self.len] = (i - from) as u8;
+                self.len += 1;
+                word &= word - 1;
+                if self.len == LANES {
+                    return i + 1;
+                }
+            }
+            at += 1;
+            if 64 * at >= stop {
+                return stop;
+            }
+            word = bits[at];
+        }
     }
 
     /// Bytes from `start` to the last lane, inclusive, checked to lie within rows of
