@@ -43,7 +43,7 @@ const MASKS: [(u8, u8); FEEDBACKS] = {
         let (mut green, mut shown) = (0u8, 0u8);
         let mut i = 0;
         while i < 5 {
-            let c = (f as u8 / POW3[i]) % 3;
+            let c = Feedback(f as u8).colour(i);
             if c == 2 {
                 green |= 1 << i;
             }
@@ -177,7 +177,7 @@ impl Feedback {
 
     /// The colour at position `i`: 0 gray, 1 yellow, 2 green.
     #[inline]
-    pub fn colour(self, i: usize) -> u8 {
+    pub const fn colour(self, i: usize) -> u8 {
         (self.0 / POW3[i]) % 3
     }
 
