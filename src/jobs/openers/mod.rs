@@ -306,8 +306,7 @@ impl<'a> OpenerJob for OpenersJob<'a> {
 
     fn worker(&self) -> Solvers<'a> {
         let s = self.settings;
-        let threads = s.threads.max(1);
-        let (total_share, feasibility_share) = memory_shares(s.memory_limit, threads, s.exact);
+        let (total_share, feasibility_share) = memory_shares(s.memory_limit, s.threads, s.exact);
         let config = Config {
             max_guesses: s.max_guesses,
             hard: s.hard,
