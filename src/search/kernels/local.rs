@@ -5,6 +5,7 @@
 use super::{AnswerMajor, LANES};
 use crate::game::table::Simd;
 use crate::game::{AnswerId, GuessId};
+use crate::search::scan::letters::LaneKeys;
 use std::sync::Arc;
 
 /// The body of [`Local::build_masked`]: row `i` of `out` (`stride` bytes apart)
@@ -61,6 +62,11 @@ pub(in crate::search) struct Local {
     pub(in crate::search) caps: Vec<u16>,
     /// Answer id -> row in `table`, for the state's candidates (other entries stale).
     row_of: Vec<u32>,
+    /// The lanes' shapes for the letter caps (`scan/letters.rs`), filled by the
+    /// builders of tables by cap (normal mode's `classify`, hard mode's table for the
+    /// children) after [`Local::build`]; emptied by every build, so a table never
+    /// reads another's keys (no keys: no lane is capped).
+    pub(in crate::search) keys: LaneKeys,
 }
 
 impl Local {
@@ -70,6 +76,7 @@ impl Local {
             + self.guesses.capacity() * std::mem::size_of::<GuessId>()
             + self.caps.capacity() * std::mem::size_of::<u16>()
             + self.row_of.capacity() * std::mem::size_of::<u32>()
+            + self.keys.bytes()
     }
 
     /// Makes the table's buffer hold at least `bytes` bytes.
@@ -105,6 +112,7 @@ impl Local {
     /// for `ids[i]`); returns the rows' stride (the lanes padded to whole blocks).
     fn begin(&mut self, ids: &[AnswerId], guesses: &[GuessId]) -> usize {
         let stride = guesses.len().div_ceil(LANES) * LANES;
+        self.keys.clear();
         self.guesses.clear();
         self.guesses.extend_from_slice(guesses);
         self.table.stride = stride;

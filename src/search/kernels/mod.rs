@@ -275,6 +275,11 @@ impl AnswerMajor {
         offsets.extend(ids.iter().map(|&a| a.index() * self.stride));
     }
 
+    /// The SIMD path this table's kernels run (one the CPU has).
+    pub(in crate::search) fn simd(&self) -> Simd {
+        self.simd
+    }
+
     /// True when [`AnswerMajor::presence`] is cheap for small states here (the
     /// AVX2 pairwise kernel, or AVX-512); the portable path's byte-sliced pass is not,
     /// for a test that mostly stops within a few candidates.

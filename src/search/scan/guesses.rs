@@ -14,7 +14,7 @@
 //! reaches the cutoff or, in a least-bound scan, the least bound found before it; the
 //! caps recorded are at least the buckets each guess makes on any subset.
 
-use super::letters::{LetterCaps, Shape};
+use super::letters::LetterCaps;
 use super::{Head, KidLanes, Prepared, Scanned};
 use crate::game::hard::Demand;
 use crate::game::{AnswerId, GuessId};
@@ -45,27 +45,6 @@ pub(super) fn lanes_below(len: usize, w: usize) -> u64 {
         k if k >= 64 => u64::MAX,
         k => (1u64 << k) - 1,
     }
-}
-
-/// The lanes of `lanes` whose shapes (`shape(k)` for lane `k` of the word) `caps`
-/// caps above `beaten` buckets ([`Solver::uncapped`]).
-#[inline]
-fn uncapped_by(
-    caps: &LetterCaps,
-    lanes: u64,
-    beaten: usize,
-    shape: impl Fn(usize) -> Shape,
-) -> u64 {
-    let mut kept = lanes;
-    let mut left = lanes;
-    while left != 0 {
-        let k = left.trailing_zeros() as usize;
-        left &= left - 1;
-        if caps.cap(shape(k)) <= beaten {
-            kept &= !(1 << k);
-        }
-    }
-    kept
 }
 
 /// The block kernel a scan runs 32 guesses at a time (`kernels`), by the state's size
@@ -463,7 +442,7 @@ impl Solver<'_> {
                     Some((k, beyond)) => k.playable(&beyond, w),
                     None => lanes_below(t.guesses.len(), w),
                 };
-                let kept = self.uncapped(plan, &t.guesses, w, lanes, beaten);
+                let kept = self.uncapped(plan, t, w, lanes, beaten);
                 capped += (lanes & !kept).count_ones() as u64;
                 level.lane_bits[w] = kept;
             }
@@ -557,27 +536,18 @@ impl Solver<'_> {
         }
     }
 
-    /// The lanes of `lanes` (word `w` of a compact table's lanes, guesses `guesses`)
-    /// that the letter caps leave: a lane capped at `beaten` buckets or fewer cannot
-    /// beat a dropped guess (all of them without caps).
-    fn uncapped(
-        &self,
-        plan: &Plan,
-        guesses: &[GuessId],
-        w: usize,
-        lanes: u64,
-        beaten: usize,
-    ) -> u64 {
-        let Some(caps) = &plan.letters else {
+    /// The lanes of `lanes` (word `w` of the compact table `t`'s lanes) that the
+    /// letter caps leave: a lane capped at `beaten` buckets or fewer cannot beat a
+    /// dropped guess (all of them without caps, or when `t` has no keys).
+    fn uncapped(&self, plan: &Plan, t: &Local, w: usize, lanes: u64, beaten: usize) -> u64 {
+        let (Some(caps), Some(keys)) = (&plan.letters, t.keys.word(w)) else {
+            debug_assert!(
+                plan.letters.is_none() || lanes == 0,
+                "a table by cap without keys"
+            );
             return lanes;
         };
-        match plan.kids {
-            // The lanes' shapes in lane order: no lookup by guess id.
-            Some((kids, _)) => uncapped_by(caps, lanes, beaten, |k| kids.shapes[64 * w + k]),
-            None => uncapped_by(caps, lanes, beaten, |k| {
-                self.shapes[guesses[64 * w + k].index()]
-            }),
-        }
+        lanes & !caps.capped(keys, lanes, beaten, self.rows.simd())
     }
 
     /// The next guess taken alone (early rejection by `bound_scan`): skipped when not

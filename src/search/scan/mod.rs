@@ -43,7 +43,6 @@ use super::Solver;
 use crate::game::feedback::Feedback;
 use crate::game::hard::{Demand, DemandSets};
 use crate::game::{AnswerId, GuessId};
-use letters::Shape;
 
 /// What [`Solver::scan`] leaves for the expansion step.
 pub(super) struct Prepared {
@@ -140,9 +139,9 @@ pub(super) fn row_has_green(row: &[u8], ids: &[AnswerId]) -> bool {
 }
 
 /// Hard mode: what the pre-scans of a state's children read besides its table by cap
-/// (`Level::local`, lanes in order of their caps), a lane each: the lanes' guesses as
-/// demand sets, the lanes the state hands down, and the lanes' shapes for the letter
-/// caps. A child's playable lanes are then a few ANDs per word of 64 lanes
+/// (`Level::local`, lanes in order of their caps, with their shapes for the letter
+/// caps), a lane each: the lanes' guesses as demand sets and the lanes the state
+/// hands down. A child's playable lanes are then a few ANDs per word of 64 lanes
 /// ([`KidLanes::playable`]), where a bit per lane was gathered from the child's
 /// playable guesses by id (`playable_lanes`: with the letter caps' lookups by guess
 /// id, about 6% of the 2023 hard sample's time on the AVX2 path).
@@ -154,16 +153,12 @@ pub(in crate::search) struct KidLanes {
     base: Demand,
     /// Bit `j`: lane `j`'s guess is handed down (one per class, `classify.rs`).
     handed: Vec<u64>,
-    /// Lane `j`'s guess's shape, for the letter caps.
-    pub(super) shapes: Vec<Shape>,
 }
 
 impl KidLanes {
     /// Heap bytes held.
     pub(in crate::search) fn bytes(&self) -> usize {
-        self.demands.bytes()
-            + self.handed.capacity() * 8
-            + self.shapes.capacity() * std::mem::size_of::<Shape>()
+        self.demands.bytes() + self.handed.capacity() * 8
     }
 
     /// Word `w` of the lanes a child whose history demands `beyond` past the state's
@@ -335,9 +330,10 @@ impl Solver<'_> {
         let words = level.lanes.iter().map(|g| self.game.guesses[g.index()]);
         kids.demands.rebuild(words);
         kids.base = base;
-        kids.shapes.clear();
-        kids.shapes
-            .extend(level.lanes.iter().map(|g| self.shapes[g.index()]));
+        level
+            .local
+            .keys
+            .fill(level.lanes.iter().map(|g| self.shapes[g.index()]));
         // Every lane until the classes hand theirs down (`classify.rs`).
         let lanes = level.lanes.len();
         kids.handed.clear();
