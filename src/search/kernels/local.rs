@@ -5,7 +5,7 @@
 use super::{AnswerMajor, LANES};
 use crate::game::table::Simd;
 use crate::game::{AnswerId, GuessId};
-use crate::search::scan::letters::LaneKeys;
+use crate::search::scan::letters::{LaneKeys, Shape};
 use std::sync::Arc;
 
 /// The body of [`Local::build_masked`]: row `i` of `out` (`stride` bytes apart)
@@ -62,10 +62,9 @@ pub(in crate::search) struct Local {
     pub(in crate::search) caps: Vec<u16>,
     /// Answer id -> row in `table`, for the state's candidates (other entries stale).
     row_of: Vec<u32>,
-    /// The lanes' shapes for the letter caps (`scan/letters.rs`), filled by the
-    /// builders of tables by cap (normal mode's `classify`, hard mode's table for the
-    /// children) after [`Local::build`]; emptied by every build, so a table never
-    /// reads another's keys (no keys: no lane is capped).
+    /// The lanes' shapes for the letter caps (`scan/letters.rs`), filled by
+    /// [`Local::build`] (the tables by cap); emptied by every other build, so a table
+    /// never reads another's keys (no keys: no lane is capped).
     pub(in crate::search) keys: LaneKeys,
 }
 
@@ -85,16 +84,19 @@ impl Local {
         buf.reserve_exact(bytes.saturating_sub(buf.len()));
     }
 
-    /// Rebuilds this table for the candidates `ids` (a state) and the guesses
-    /// `guesses`, with their `caps` (indexed by guess id), from the full table `full`.
+    /// Rebuilds this table by cap for the candidates `ids` (a state) and the guesses
+    /// `guesses`, with their `caps` and `shapes` (indexed by guess id; the shapes
+    /// become the lanes' keys for the letter caps), from the full table `full`.
     pub(in crate::search) fn build(
         &mut self,
         full: &AnswerMajor,
         ids: &[AnswerId],
         guesses: &[GuessId],
         caps: &[u16],
+        shapes: &[Shape],
     ) {
         let stride = self.begin(ids, guesses);
+        self.keys.fill(guesses.iter().map(|g| shapes[g.index()]));
         self.caps.clear();
         self.caps.extend(guesses.iter().map(|g| caps[g.index()]));
         self.caps.resize(stride.max(1), 0);

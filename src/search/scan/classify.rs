@@ -111,9 +111,9 @@ impl Solver<'_> {
             level
                 .lanes
                 .sort_by_key(|g| (std::cmp::Reverse(caps[g.index()]), strength[g.index()], g.0));
-            level.local.build(&self.rows, ids, &level.lanes, caps);
-            let shapes = level.lanes.iter().map(|g| self.shapes[g.index()]);
-            level.local.keys.fill(shapes);
+            level
+                .local
+                .build(&self.rows, ids, &level.lanes, caps, &self.shapes);
         }
     }
 }

@@ -325,15 +325,13 @@ impl Solver<'_> {
         level
             .lanes
             .sort_by_key(|g| (std::cmp::Reverse(caps[g.index()]), g.0));
-        level.local.build(&self.rows, ids, &level.lanes, caps);
+        level
+            .local
+            .build(&self.rows, ids, &level.lanes, caps, &self.shapes);
         let kids = &mut level.kids;
         let words = level.lanes.iter().map(|g| self.game.guesses[g.index()]);
         kids.demands.rebuild(words);
         kids.base = base;
-        level
-            .local
-            .keys
-            .fill(level.lanes.iter().map(|g| self.shapes[g.index()]));
         // Every lane until the classes hand theirs down (`classify.rs`).
         let lanes = level.lanes.len();
         kids.handed.clear();
