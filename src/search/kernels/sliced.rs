@@ -4,7 +4,8 @@
 //! x86_64, NEON on aarch64) and in AVX2 intrinsics ([`presence_avx2`]), over a block
 //! in place or a [`Window`]'s lanes (picked by byte shuffles with AVX2, [`Gather`]).
 //! In hard mode they pass over only the slices a state's greens allow
-//! ([`slices_for_greens`]). The AVX2 kernel takes states of up to `3 * slices + 6`
+//! ([`slices_for_greens`]); where the portable kernel would pass over most slices, it
+//! sets each lane's bit a byte at a time instead ([`SCATTER_SLICES`]). The AVX2 kernel takes states of up to `3 * slices + 6`
 //! candidates by pairwise comparison instead ([`pairwise_avx2`], the same counts),
 //! and both finish the wanted lanes one at a time once few are under the limit
 //! ([`finish_alone`]). Every kernel here asks for its rows a chunk or [`AHEAD`]
@@ -74,6 +75,25 @@ pub(in crate::search) fn slices_for_greens(greens: u8) -> u32 {
     GREEN_SLICES[greens as usize & 31]
 }
 
+/// From this many slices to pass over, the portable kernel ([`presence_sliced`])
+/// scatters instead: each candidate sets its bit in its lane's byte of its slice, a
+/// byte OR per lane (32 steps per candidate, however many slices), where the pass costs
+/// three steps per slice on each of two 16-byte vectors (SSE2 or NEON). Every state of
+/// normal mode scatters (31 slices), and in hard mode the states with no green or
+/// greens at positions 1, 2, 1 and 2, 3, or 1 and 3 (31, 27, 18 or 16 slices); a green
+/// fourth or fifth letter, or the second and third, leaves at most 14 slices, and
+/// those states keep the pass. Measured (session 54, Intel Xeon, forced portable
+/// path, one thread, `openers --exact --random 100 --seed 1`): the NYT normal sample
+/// 1.208 -> 1.039 CPU-s per opener, hard 1.040 -> 0.945; on the hard sample side by
+/// side with 15, a threshold of 0 (every state scattered) ran 0.992 against 0.950, 19
+/// ran 0.975 against 0.966 and 28 ran 0.988 against 0.966. The AVX2
+/// kernel keeps its pass (one 32-byte vector per slice): the same scatter there ran
+/// the NYT normal sample at 0.699 against 0.653 CPU-s per opener (30 openers).
+const SCATTER_SLICES: u32 = 15;
+
+// Normal mode's states (every slice) scatter.
+const _: () = assert!(ALL_SLICES.count_ones() >= SCATTER_SLICES);
+
 /// Candidates the byte-sliced kernel takes at a time, between checks of the limit.
 const CHUNK: usize = 16;
 
@@ -81,16 +101,21 @@ const CHUNK: usize = 16;
 const AHEAD: usize = 8;
 
 /// The presence kernel of the portable path ([`presence`];
-/// [`presence_avx2`] is the same in AVX2 intrinsics): [`presence_avx512`]'s per-lane
-/// masks of the feedbacks seen, byte-sliced so that plain byte-lane loops do all the
-/// work (two SSE2 or NEON instructions each): slice `k` is a 32-byte vector holding
-/// byte `k` of every lane's 248-bit mask. A candidate sets, in every slice, the
-/// lane's bit where its slice is `k` (a compare, an AND and an OR per slice): 31
-/// vector steps per candidate, no memory written per lane (the tally writes a counter
-/// per lane and candidate). The candidates come 16 at a time (their slices and bits
-/// first, then each slice once over all 16, held in a register), and the limit is
-/// checked after each 16. `row(j)` gives candidate `j`'s 32 feedbacks; only the
-/// slices in `slices` are passed over ([`slices_for_greens`]).
+/// [`presence_avx2`] is its byte-sliced pass in AVX2 intrinsics): [`presence_avx512`]'s
+/// per-lane masks of the feedbacks seen, byte-sliced: slice `k` is 32 bytes holding
+/// byte `k` of every lane's 248-bit mask. The masks fill in one of two ways, by how
+/// many slices `slices` names ([`SCATTER_SLICES`]):
+/// - scattered (many slices): each candidate's feedback sets its bit in its lane's
+///   byte of its slice, a byte OR per lane and candidate;
+/// - byte-sliced (hard mode's states whose greens leave few slices, those of
+///   [`slices_for_greens`] alone): a candidate sets, in every slice passed over, the
+///   lane's bit where its slice is `k` (a compare, an AND and an OR per slice, in
+///   plain byte-lane loops: two SSE2 or NEON instructions each), no memory written
+///   per lane. The candidates' slices and bits come first, then each slice once over
+///   the 16 candidates of a chunk, held in a register.
+///
+/// The candidates come 16 at a time, and the limit is checked after each 16. `row(j)`
+/// gives candidate `j`'s 32 feedbacks.
 #[inline(always)]
 fn presence_sliced(
     rows: &Rows,
@@ -100,9 +125,16 @@ fn presence_sliced(
     out: &mut [Split; LANES],
 ) -> u32 {
     let max_repeats = keep.max_repeats;
-    let mut seen = [[0u8; LANES]; SLICES];
+    let scatter = slices.count_ones() >= SCATTER_SLICES;
+    // 32 slices: a byte's top five bits index them without a bounds check.
+    let mut wide = [[0u8; LANES]; 32];
     let mut hi = [[0u8; LANES]; CHUNK];
     let mut bit = [[0u8; LANES]; CHUNK];
+    macro_rules! seen {
+        () => {
+            <&mut [[u8; LANES]; SLICES]>::try_from(&mut wide[..SLICES]).expect("31 slices")
+        };
+    }
     let count = |seen: &[[u8; LANES]; SLICES]| -> [u8; LANES] {
         // At most 243 bits per lane: a byte holds the count.
         let mut buckets = [0u8; LANES];
@@ -117,10 +149,10 @@ fn presence_sliced(
     let mut j = 0;
     while j < n {
         if j == 0 || max_repeats <= j {
-            let buckets = if j == 0 { [0; LANES] } else { count(&seen) };
+            let buckets = if j == 0 { [0; LANES] } else { count(seen!()) };
             let alive = alive_lanes(j, &buckets, keep);
             if alone(alive, slices) {
-                return finish_alone(rows, &seen, j, alive, max_repeats, out);
+                return finish_alone(rows, seen!(), j, alive, max_repeats, out);
             }
         }
         let m = CHUNK.min(n - j);
@@ -128,6 +160,16 @@ fn presence_sliced(
         // x86_64, nothing elsewhere).
         for c in j + CHUNK..(j + 2 * CHUNK).min(n) {
             rows.prefetch(c);
+        }
+        if scatter {
+            for c in 0..m {
+                let r = row(j + c);
+                for (l, &f) in r.iter().enumerate() {
+                    wide[(f >> 3) as usize][l] |= 1 << (f & 7);
+                }
+            }
+            j += m;
+            continue;
         }
         for c in 0..m {
             let r = row(j + c);
@@ -149,7 +191,7 @@ fn presence_sliced(
             // Every slice, in a loop the compiler can unroll with each key a constant
             // (tried against the loop below for a portable `solve trace` regression of
             // 4 to 7%: it stayed at about 4%, cause not found).
-            for (k, slice) in seen.iter_mut().enumerate() {
+            for (k, slice) in seen!().iter_mut().enumerate() {
                 pass(k, slice);
             }
         } else {
@@ -157,13 +199,13 @@ fn presence_sliced(
             while left != 0 {
                 let k = left.trailing_zeros() as usize;
                 left &= left - 1;
-                pass(k, &mut seen[k]);
+                pass(k, &mut seen!()[k]);
             }
         }
         j += m;
     }
     let green = Feedback::ALL_GREEN.0 as usize;
-    sliced_splits(n, &count(&seen), &seen[green >> 3], keep, out)
+    sliced_splits(n, &count(seen!()), &wide[green >> 3], keep, out)
 }
 
 /// The most candidates [`pairwise_avx2`] takes (its rows held on the stack): past it
@@ -793,6 +835,7 @@ mod tests {
         let mut next = xorshift(0x51ed_2701_9e37_79b9);
         let mut counts = vec![0u32; FEEDBACKS];
         let mut checked = 0;
+        let mut modes = [0; 2];
         for round in 0..80 {
             // One or two green positions, from an anchor answer's letters.
             let mut greens = 1u8 << next(5);
@@ -815,6 +858,8 @@ mod tests {
             let offsets: Vec<usize> = ids.iter().map(|&a| a.index() * stride).collect();
             let playable = |g: usize| agrees(game.guesses[g]);
             let slices = slices_for_greens(greens);
+            // The portable kernel scatters over many slices, else passes over them.
+            modes[(slices.count_ones() >= SCATTER_SLICES) as usize] += 1;
             for _ in 0..4 {
                 let g0 = next(stride / LANES) * LANES;
                 let lanes = (0..LANES).fold(0u32, |m, l| m | (playable(g0 + l) as u32) << l);
@@ -865,5 +910,9 @@ mod tests {
             }
         }
         assert!(checked > 1000, "{checked} lanes checked");
+        assert!(
+            modes.iter().all(|&m| m > 0),
+            "states by the portable kernel's mode: {modes:?}"
+        );
     }
 }
