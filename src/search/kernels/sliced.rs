@@ -5,16 +5,17 @@
 //! in place or a [`Window`]'s lanes (picked by byte shuffles with AVX2, [`Gather`]).
 //! In hard mode they pass over only the slices a state's greens allow
 //! ([`slices_for_greens`]); where the portable kernel would pass over most slices, it
-//! sets each lane's bit a byte at a time instead ([`SCATTER_SLICES`]). The AVX2 kernel takes states of up to `3 * slices + 6`
-//! candidates by pairwise comparison instead ([`pairwise_avx2`], the same counts),
-//! and both finish the wanted lanes one at a time once few are under the limit
-//! ([`finish_alone`]). Every kernel here asks for its rows a chunk or [`AHEAD`]
-//! candidates before it reads them ([`Rows::prefetch`], a hint on x86_64): a large
-//! state's rows lie a row of the full table apart, past the L2 and, on the 2023 list,
-//! often past the L3, and without the hint the AVX2 kernel waited on its loads for
-//! most of its time on an AMD EPYC (session 47). Figures: docs/guide/performance.md.
+//! sets each lane's bit a byte at a time instead ([`SCATTER_SLICES`]). The AVX2
+//! kernel takes states of up to `3 * slices + 6` candidates by pairwise comparison
+//! instead ([`pairwise_avx2`], the same counts), and both finish the wanted lanes one
+//! at a time once few are under the limit ([`finish_alone`]). Every kernel here asks
+//! for its rows a chunk or [`AHEAD`] candidates before it reads them
+//! ([`Rows::prefetch`], a hint on x86_64): a large state's rows lie a row of the full
+//! table apart, past the L2 and, on the 2023 list, often past the L3, and without the
+//! hint the AVX2 kernel waited on its loads for most of its time on an AMD EPYC
+//! (session 47). Figures: docs/guide/performance.md.
 //!
-//! Over 850 lines with its tests (about 760 without): the portable and AVX2 kernels
+//! Over 900 lines with its tests (about 800 without): the portable and AVX2 kernels
 //! stay in one file because they must give the same counts lane for lane, and the
 //! tests below hold each against the other and against the plain count.
 
@@ -86,9 +87,9 @@ pub(in crate::search) fn slices_for_greens(greens: u8) -> u32 {
 /// path, one thread, `openers --exact --random 100 --seed 1`): the NYT normal sample
 /// 1.208 -> 1.039 CPU-s per opener, hard 1.040 -> 0.945; on the hard sample side by
 /// side with 15, a threshold of 0 (every state scattered) ran 0.992 against 0.950, 19
-/// ran 0.975 against 0.966 and 28 ran 0.988 against 0.966. The AVX2
-/// kernel keeps its pass (one 32-byte vector per slice): the same scatter there ran
-/// the NYT normal sample at 0.699 against 0.653 CPU-s per opener (30 openers).
+/// ran 0.975 against 0.966 and 28 ran 0.988 against 0.966. The AVX2 kernel keeps its
+/// pass (one 32-byte vector per slice): the same scatter there ran the NYT normal
+/// sample at 0.699 against 0.653 CPU-s per opener (30 openers).
 const SCATTER_SLICES: u32 = 15;
 
 // Normal mode's states (every slice) scatter.
