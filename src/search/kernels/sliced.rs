@@ -109,8 +109,19 @@ const BIT_OF: [u8; 256] = {
     bits
 };
 
-// Normal mode's states (every slice) scatter.
-const _: () = assert!(ALL_SLICES.count_ones() >= SCATTER_SLICES);
+/// Whether the portable kernel scatters over `slices` ([`SCATTER_SLICES`]).
+const fn scatters(slices: u32) -> bool {
+    slices.count_ones() >= SCATTER_SLICES
+}
+
+// Normal mode's states (every slice) scatter: the byte-sliced pass never takes them.
+const _: () = assert!(scatters(ALL_SLICES));
+
+/// The byte-sliced masks' 31 slices out of the kernel's 32 (the 32nd, never set, lets
+/// a feedback's top five bits index the slices without a bounds check).
+fn masks(wide: &[[u8; LANES]; 32]) -> &[[u8; LANES]; SLICES] {
+    wide[..SLICES].try_into().expect("31 slices")
+}
 
 /// Candidates the byte-sliced kernel takes at a time, between checks of the limit.
 const CHUNK: usize = 16;
@@ -143,16 +154,10 @@ fn presence_sliced(
     out: &mut [Split; LANES],
 ) -> u32 {
     let max_repeats = keep.max_repeats;
-    let scatter = slices.count_ones() >= SCATTER_SLICES;
-    // 32 slices: a byte's top five bits index them without a bounds check.
+    let scatter = scatters(slices);
     let mut wide = [[0u8; LANES]; 32];
     let mut hi = [[0u8; LANES]; CHUNK];
     let mut bit = [[0u8; LANES]; CHUNK];
-    macro_rules! seen {
-        () => {
-            <&mut [[u8; LANES]; SLICES]>::try_from(&mut wide[..SLICES]).expect("31 slices")
-        };
-    }
     let count = |seen: &[[u8; LANES]; SLICES]| -> [u8; LANES] {
         // At most 243 bits per lane: a byte holds the count.
         let mut buckets = [0u8; LANES];
@@ -167,10 +172,14 @@ fn presence_sliced(
     let mut j = 0;
     while j < n {
         if j == 0 || max_repeats <= j {
-            let buckets = if j == 0 { [0; LANES] } else { count(seen!()) };
+            let buckets = if j == 0 {
+                [0; LANES]
+            } else {
+                count(masks(&wide))
+            };
             let alive = alive_lanes(j, &buckets, keep);
             if alone(alive, slices) {
-                return finish_alone(rows, seen!(), j, alive, max_repeats, out);
+                return finish_alone(rows, masks(&wide), j, alive, max_repeats, out);
             }
         }
         let m = CHUNK.min(n - j);
@@ -186,44 +195,34 @@ fn presence_sliced(
                     wide[(f >> 3) as usize][l] |= BIT_OF[f as usize];
                 }
             }
-            j += m;
-            continue;
-        }
-        for c in 0..m {
-            let r = row(j + c);
-            for ((h, b), f) in hi[c].iter_mut().zip(&mut bit[c]).zip(r) {
-                *h = f >> 3;
-                *b = 1 << (f & 7);
-            }
-        }
-        let pass = |k: usize, slice: &mut [u8; LANES]| {
-            let mut s = *slice;
-            for (h, b) in hi[..m].iter().zip(&bit[..m]) {
-                for ((s, &h), &b) in s.iter_mut().zip(h).zip(b) {
-                    *s |= ((h == k as u8) as u8).wrapping_neg() & b;
+        } else {
+            for c in 0..m {
+                let r = row(j + c);
+                for ((h, b), f) in hi[c].iter_mut().zip(&mut bit[c]).zip(r) {
+                    *h = f >> 3;
+                    *b = 1 << (f & 7);
                 }
             }
-            *slice = s;
-        };
-        if slices == ALL_SLICES {
-            // Every slice, in a loop the compiler can unroll with each key a constant
-            // (tried against the loop below for a portable `solve trace` regression of
-            // 4 to 7%: it stayed at about 4%, cause not found).
-            for (k, slice) in seen!().iter_mut().enumerate() {
-                pass(k, slice);
-            }
-        } else {
+            let pass = |k: usize, slice: &mut [u8; LANES]| {
+                let mut s = *slice;
+                for (h, b) in hi[..m].iter().zip(&bit[..m]) {
+                    for ((s, &h), &b) in s.iter_mut().zip(h).zip(b) {
+                        *s |= ((h == k as u8) as u8).wrapping_neg() & b;
+                    }
+                }
+                *slice = s;
+            };
             let mut left = slices;
             while left != 0 {
                 let k = left.trailing_zeros() as usize;
                 left &= left - 1;
-                pass(k, &mut seen!()[k]);
+                pass(k, &mut wide[k]);
             }
         }
         j += m;
     }
     let green = Feedback::ALL_GREEN.0 as usize;
-    sliced_splits(n, &count(seen!()), &wide[green >> 3], keep, out)
+    sliced_splits(n, &count(masks(&wide)), &wide[green >> 3], keep, out)
 }
 
 /// The most candidates [`pairwise_avx2`] takes (its rows held on the stack): past it
@@ -877,7 +876,7 @@ mod tests {
             let playable = |g: usize| agrees(game.guesses[g]);
             let slices = slices_for_greens(greens);
             // The portable kernel scatters over many slices, else passes over them.
-            modes[(slices.count_ones() >= SCATTER_SLICES) as usize] += 1;
+            modes[scatters(slices) as usize] += 1;
             for _ in 0..4 {
                 let g0 = next(stride / LANES) * LANES;
                 let lanes = (0..LANES).fold(0u32, |m, l| m | (playable(g0 + l) as u32) << l);
