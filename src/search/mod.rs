@@ -279,7 +279,7 @@ pub struct Solver<'a> {
     /// Hard mode: the guesses as bitsets by letter, for the guesses a state may play.
     demand_sets: Option<DemandSets>,
     config: Config,
-    tt: TranspositionTable,
+    tt: std::sync::Arc<TranspositionTable>,
     /// The answers' endgame groups, for the group bound.
     groups: groups::Groups,
     all_guesses: Vec<GuessId>,
@@ -296,12 +296,29 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 
 impl<'a> Solver<'a> {
     pub fn new(game: &'a Game, table: &'a FeedbackTable, config: Config) -> Solver<'a> {
+        let tt = std::sync::Arc::new(TranspositionTable::new(
+            config.memory_limit,
+            config.use_transpositions,
+        ));
+        Solver::sharing(game, table, config, tt)
+    }
+
+    /// A solver whose transposition table is `tt`, shared with other solvers (on other
+    /// threads: the table is concurrent). Sound only among solvers of the same game,
+    /// objective, mode and maximum guesses: an entry is a proved fact under those,
+    /// keyed by the state alone. `config.memory_limit` is not used: `tt` has its own.
+    pub fn sharing(
+        game: &'a Game,
+        table: &'a FeedbackTable,
+        config: Config,
+        tt: std::sync::Arc<TranspositionTable>,
+    ) -> Solver<'a> {
         Solver {
             game,
             table,
             rows: AnswerMajor::new(table),
             demand_sets: config.hard.then(|| DemandSets::new(&game.guesses)),
-            tt: TranspositionTable::new(config.memory_limit, config.use_transpositions),
+            tt,
             groups: groups::Groups::new(&game.answers),
             config,
             all_guesses: (0..game.n_guesses()).map(GuessId::new).collect(),
@@ -331,7 +348,8 @@ impl<'a> Solver<'a> {
         self.pool.totals()
     }
 
-    /// Entries and approximate bytes in the transposition table.
+    /// Entries and approximate bytes in the transposition table (with those of the
+    /// solvers it is shared with, [`Solver::sharing`]).
     pub fn transposition_size(&self) -> (usize, usize) {
         (self.tt.len(), self.tt.bytes())
     }

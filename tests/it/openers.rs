@@ -437,7 +437,8 @@ fn cli_runs_resumes_and_merges_on_custom_lists() {
 /// `--exact` takes openers with the same letters as one group on one worker (so the
 /// transposition table answers their shared all-gray bucket): on games whose guesses
 /// hold several such groups (`least`, `slate`, `stale`, `steal`, `tales`, ...), every
-/// opener's total is still the one a fresh solver proves, on one thread and on two.
+/// opener's total is still the one a fresh solver proves, on one thread and on two
+/// (whose workers share their tables), in both modes.
 #[test]
 fn exact_totals_with_letter_groups_equal_fresh_solves() {
     let full = Game::load(&ListSource::Named("wordle".into())).unwrap();
@@ -461,25 +462,28 @@ fn exact_totals_with_letter_groups_equal_fresh_solves() {
         guesses.extend(rng.pick(&full.guesses, 20));
         let game = Game::from_words(&answers, &guesses);
         let table = FeedbackTable::build(&game);
-        let truth = reference(&game, &table, false);
-        for threads in [1, 2] {
-            let tmp = tempfile::tempdir().unwrap();
-            let dir = ResultsDir::open(tmp.path(), &game, false, 6).unwrap();
-            let s = Settings {
-                exact: true,
-                threads,
-                ..settings(false, None, 1)
-            };
-            run(&game, &table, &dir, &s);
-            let scan = dir.scan().unwrap();
-            assert_eq!(scan.records.len(), game.n_guesses(), "seed {seed}");
-            for (g, r) in &scan.records {
-                assert_eq!(
-                    r.outcome,
-                    Outcome::Exact(truth[g]),
-                    "seed {seed}, {threads} threads, {}",
-                    r.opener
-                );
+        // Hard mode too: two workers share their transposition tables.
+        for hard in [false, true] {
+            let truth = reference(&game, &table, hard);
+            for threads in [1, 2] {
+                let tmp = tempfile::tempdir().unwrap();
+                let dir = ResultsDir::open(tmp.path(), &game, hard, 6).unwrap();
+                let s = Settings {
+                    exact: true,
+                    threads,
+                    ..settings(hard, None, 1)
+                };
+                run(&game, &table, &dir, &s);
+                let scan = dir.scan().unwrap();
+                assert_eq!(scan.records.len(), game.n_guesses(), "seed {seed}");
+                for (g, r) in &scan.records {
+                    assert_eq!(
+                        r.outcome,
+                        Outcome::Exact(truth[g]),
+                        "seed {seed}, hard {hard}, {threads} threads, {}",
+                        r.opener
+                    );
+                }
             }
         }
     }
