@@ -53,7 +53,7 @@
 //! Workers: one thread per core, each with its own [`Solver`]s (the per-opener
 //! counters stay exact), pulling openers from a shared counter. The workers' total
 //! solvers share one transposition table, and their feasibility solvers another
-//! (each sized by the workers' shares of the memory limit together, [`memory_shares`]):
+//! (each sized by the workers' shares of the memory limit together, `memory_shares`):
 //! a state one worker proved serves the other's openers. Measured (session 55, AMD
 //! EPYC Zen 4, forced avx2, `--list nyt2023 [--hard] --threads 2 openers --exact
 //! --random 100 --seed 1`, run one after the other): hard 7.75M -> 7.25M states,
