@@ -114,6 +114,7 @@ use kernels::AnswerMajor;
 use scratch::Pool;
 use state::Guesses;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use tt::TranspositionTable;
 
 /// Settings of one exact search.
@@ -279,7 +280,7 @@ pub struct Solver<'a> {
     /// Hard mode: the guesses as bitsets by letter, for the guesses a state may play.
     demand_sets: Option<DemandSets>,
     config: Config,
-    tt: std::sync::Arc<TranspositionTable>,
+    tt: Arc<TranspositionTable>,
     /// The answers' endgame groups, for the group bound.
     groups: groups::Groups,
     all_guesses: Vec<GuessId>,
@@ -296,7 +297,7 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 
 impl<'a> Solver<'a> {
     pub fn new(game: &'a Game, table: &'a FeedbackTable, config: Config) -> Solver<'a> {
-        let tt = std::sync::Arc::new(TranspositionTable::new(
+        let tt = Arc::new(TranspositionTable::new(
             config.memory_limit,
             config.use_transpositions,
         ));
@@ -311,7 +312,7 @@ impl<'a> Solver<'a> {
         game: &'a Game,
         table: &'a FeedbackTable,
         config: Config,
-        tt: std::sync::Arc<TranspositionTable>,
+        tt: Arc<TranspositionTable>,
     ) -> Solver<'a> {
         Solver {
             game,
