@@ -78,7 +78,7 @@ use crate::store::results::ResultsError;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 pub use crate::jobs::driver::{estimate, order_by_estimate, Outcome};
 
@@ -279,7 +279,7 @@ pub fn run(place: Place<'_, OpenersDir<'_>>, settings: &Settings) -> Result<Summ
         settings,
         stop,
         exacts: Mutex::new(exacts),
-        tables: OnceLock::new(),
+        tables: shared_tables(settings),
     };
     let total = queue.units.len();
     OpenerSweep::new(job, &dir.dir, scan.records, first_cutoff, total, progress)
@@ -296,8 +296,8 @@ struct OpenersJob<'a> {
     stop: &'a AtomicBool,
     exacts: Mutex<Exacts>,
     /// The transposition tables the workers share: the total solvers' and the
-    /// feasibility solvers' (made with the first worker).
-    tables: OnceLock<(Arc<TranspositionTable>, Arc<TranspositionTable>)>,
+    /// feasibility solvers' ([`shared_tables`]).
+    tables: (Arc<TranspositionTable>, Arc<TranspositionTable>),
 }
 
 /// A worker's solvers: the total's, and in exact mode the feasibility one (the two
@@ -326,17 +326,7 @@ impl<'a> OpenerJob for OpenersJob<'a> {
             memory_limit: total_share,
             ..Config::default()
         };
-        // Every worker's shares, in one table each (the module doc).
-        let (total_tt, feasibility_tt) = self.tables.get_or_init(|| {
-            let threads = s.threads.max(1);
-            let tt = |share: usize| {
-                Arc::new(TranspositionTable::new(
-                    share * threads,
-                    config.use_transpositions,
-                ))
-            };
-            (tt(total_share), tt(feasibility_share))
-        });
+        let (total_tt, feasibility_tt) = &self.tables;
         let feasibility = s.exact.then(|| {
             let config = Config {
                 objective: Objective::feasibility(),
@@ -525,6 +515,16 @@ fn memory_shares(limit: usize, threads: usize, exact: bool) -> (usize, usize) {
         false => 0,
     };
     (share - feasibility, feasibility)
+}
+
+/// The transposition tables every worker's total and feasibility solvers share
+/// (module doc): each holds the workers' [`memory_shares`] of its kind together.
+fn shared_tables(s: &Settings) -> (Arc<TranspositionTable>, Arc<TranspositionTable>) {
+    let (total, feasibility) = memory_shares(s.memory_limit, s.threads, s.exact);
+    let workers = s.threads.max(1);
+    let on = Config::default().use_transpositions;
+    let table = |share: usize| Arc::new(TranspositionTable::new(share * workers, on));
+    (table(total), table(feasibility))
 }
 
 /// Whether some tree from `opener` finds every answer within the maximum guesses,
