@@ -40,8 +40,10 @@
 //! against 414.7 for `openers --cutoff 7921` told the answer in advance; smaller
 //! steps refine openers more than once and cost more ([`default_step`]).
 //!
-//! Workers: one thread per core, each with its own [`Solver`] (its own table, an equal
-//! share of the memory limit); the frontier (a heap of open bounds), the exact totals
+//! Workers: one thread per core, each with its own [`Solver`], all sharing one
+//! transposition table of the whole memory limit ([`Solver::sharing`]: an opener
+//! refined again, by any worker, starts from what every earlier refinement proved);
+//! the frontier (a heap of open bounds), the exact totals
 //! and the count of refinements in progress sit under one lock. A worker that finds
 //! the least open bound above `T` while another is still refining waits: that
 //! refinement may put an opener back below `T`.
@@ -49,6 +51,7 @@
 use crate::game::{Game, GuessId};
 use crate::jobs::driver::{estimate, Outcome, Stopwatch};
 use crate::jobs::openers::{optimal_tree_depth, OpenersDir, OpenersError, Record, Settings};
+use crate::search::tt::TranspositionTable;
 use crate::search::{Config, SolveError, Solver};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -175,9 +178,13 @@ pub fn run(
         state: Mutex::new(state),
         wake: Condvar::new(),
     };
+    let tt = TranspositionTable::shared(config.memory_limit, threads, config.use_transpositions);
     rayon::scope(|s| {
         for _ in 0..threads {
-            s.spawn(|_| run.work(Solver::new(game, table, config.clone()).with_stop(stop)));
+            s.spawn(|_| {
+                let solver = Solver::sharing(game, table, config.clone(), tt.clone());
+                run.work(solver.with_stop(stop))
+            });
         }
     });
     let mut st = run.state.into_inner().unwrap();

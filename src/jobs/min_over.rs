@@ -35,8 +35,9 @@
 //! (always so with the default cutoff). No exact count at all (a seeded cutoff at or
 //! below the minimum): every opener is proved to leave at least the least bound.
 //!
-//! Workers: [`crate::jobs::driver`]'s through [`crate::jobs::driver::solver_sweep`], each with its own [`Solver`] (an equal share of
-//! the memory limit). An interruption or a write fault ends the sweep with the error;
+//! Workers: [`crate::jobs::driver`]'s through [`crate::jobs::driver::solver_sweep`],
+//! each with its own [`Solver`], all sharing one transposition table of the whole
+//! memory limit. An interruption or a write fault ends the sweep with the error;
 //! a result file is only written for a finished search, so no verdict is drawn from a
 //! partial one.
 

@@ -23,6 +23,7 @@ use crate::game::{AnswerId, GuessId};
 use dashmap::DashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// What is proved about a state's cost.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -149,6 +150,13 @@ impl TranspositionTable {
             limit,
             enabled,
         }
+    }
+
+    /// One table for `workers` solvers (on as many threads) that would each have had
+    /// a table of `share` bytes: the same memory in all, and every fact one worker
+    /// proves is there for the others ([`crate::search::Solver::sharing`]).
+    pub fn shared(share: usize, workers: usize, enabled: bool) -> Arc<TranspositionTable> {
+        Arc::new(TranspositionTable::new(share * workers.max(1), enabled))
     }
 
     fn hash(&self, key: &Key) -> u64 {

@@ -3,8 +3,9 @@
 //! ([`crate::jobs::min_over`]) and the best-pair sweep ([`crate::jobs::pairs`]).
 //!
 //! Owns [`SolverJob`] (the [`OpenerJob`] of such a sweep: a worker is one solver with
-//! the sweep's configuration and stop flag, a record's outcome is its own, a record
-//! is written through the directory) and [`sweep`] (scan the directory, derive the
+//! the sweep's configuration and stop flag, the workers' solvers share one
+//! transposition table, a record's outcome is its own, a record is written through
+//! the directory) and [`sweep`] (scan the directory, derive the
 //! first cutoff from the seed and the stored exact results, size the pool, run the
 //! queue through [`OpenerSweep`]). A sweep supplies only its [`Step`]: how one opener
 //! is solved into a record.
@@ -12,8 +13,10 @@
 //! Invariants: the first cutoff is [`least_plus_one`] of the seed and the
 //! stored outcomes, computed before the step is built (a step may keep it, as the
 //! best-pair sweep's live cutoff does); the pool has at least one worker and no more
-//! than the queue's units, and the memory limit is shared equally by them (the
-//! configuration is asked for with the worker count). `openers` keeps its own job: it
+//! than the queue's units, and the memory limit is theirs together: the configuration
+//! is asked for with the worker count (each worker's share) and the one table holds
+//! the shares of all (as in `openers`, whose workers share theirs the same way:
+//! the facts one proves are the others' too). `openers` keeps its own job: it
 //! runs two solvers per worker in exact mode, groups units by letters and writes its
 //! own file kind with a full header.
 //!
@@ -27,8 +30,10 @@ use super::outcome::{least_plus_one, Outcome};
 use super::pool::Queue;
 use crate::game::table::FeedbackTable;
 use crate::game::{Game, GuessId};
+use crate::search::tt::TranspositionTable;
 use crate::search::{Config, Solver};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// What one sweep adds to [`SolverJob`]: its record and how one opener is solved.
 pub trait Step<'a>: Sync {
@@ -46,6 +51,8 @@ pub struct SolverJob<'a, S: Step<'a>> {
     dir: &'a SweepDir<'a, S::Record>,
     stop: &'a AtomicBool,
     config: Config,
+    /// The transposition table every worker's solver shares.
+    tt: Arc<TranspositionTable>,
     step: S,
 }
 
@@ -59,7 +66,8 @@ impl<'a, S: Step<'a>> OpenerJob for SolverJob<'a, S> {
     }
 
     fn worker(&self) -> Solver<'a> {
-        Solver::new(self.game, self.table, self.config.clone()).with_stop(self.stop)
+        Solver::sharing(self.game, self.table, self.config.clone(), self.tt.clone())
+            .with_stop(self.stop)
     }
 
     fn outcome(r: &S::Record) -> Outcome {
@@ -91,12 +99,15 @@ pub fn sweep<'a, S: Step<'a>>(
     let queue = Queue::singles(plan);
     let first = least_plus_one(seed, records.values().map(S::outcome));
     let threads = threads.max(1).min(queue.units.len().max(1));
+    let config = config(threads);
+    let tt = TranspositionTable::shared(config.memory_limit, threads, config.use_transpositions);
     let job = SolverJob {
         game: place.game,
         table: place.table,
         dir: place.dir,
         stop: place.stop,
-        config: config(threads),
+        config,
+        tt,
         step: step(first),
     };
     let total = queue.units.len();

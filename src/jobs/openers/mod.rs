@@ -521,9 +521,8 @@ fn memory_shares(limit: usize, threads: usize, exact: bool) -> (usize, usize) {
 /// (module doc): each holds the workers' [`memory_shares`] of its kind together.
 fn shared_tables(s: &Settings) -> (Arc<TranspositionTable>, Arc<TranspositionTable>) {
     let (total, feasibility) = memory_shares(s.memory_limit, s.threads, s.exact);
-    let workers = s.threads.max(1);
     let on = Config::default().use_transpositions;
-    let table = |share: usize| Arc::new(TranspositionTable::new(share * workers, on));
+    let table = |share: usize| TranspositionTable::shared(share, s.threads, on);
     (table(total), table(feasibility))
 }
 
