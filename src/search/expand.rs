@@ -777,10 +777,22 @@ impl Solver<'_> {
         sum_lb
     }
 
-    /// Searches the buckets (costs: smallest first; feasibility: largest first, the
-    /// likeliest to fail), each with what is left of the cutoff once the state's own
-    /// cost `here` and the other buckets' bounds (`sum_lb` in all) are paid: the
-    /// guess's cost, or a bound at least `cutoff` as soon as one is proved.
+    /// Searches the buckets, smallest first (a count of answers over a depth, unit 0
+    /// with a penalty: largest first, the likeliest to pay), each with what is left of the cutoff once the
+    /// state's own cost `here` and the other buckets' bounds (`sum_lb` in all) are
+    /// paid: the guess's cost, or a bound at least `cutoff` as soon as one is proved.
+    ///
+    /// Feasibility searched the largest first too until session 56, on the same
+    /// reasoning, and lost to smallest first everywhere it was measured (AVX2 path,
+    /// one thread, `check --max-guesses 6`, CPU-s largest -> smallest first): NYT
+    /// 2023 hard `pelts` 1.48 -> 0.26, `sigri` 3.48 -> 0.92, NYT hard `jiggy` 0.85 ->
+    /// 0.17; the 477-answer bucket `sense:BYBBB` (NYT 2023 hard, five left, no tree)
+    /// unsettled after 300 s -> refuted in 53 s. A large bucket that can finish costs
+    /// a search for its witness before a small one that cannot is reached, and the
+    /// small ones settled first are met again, under the other guesses, in the
+    /// transposition table (the bucket above: 1.35M table hits against 5k in 1M
+    /// states). The total's refutations had shown the same (performance.md, "A
+    /// refutation's buckets searched largest first").
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn search_buckets(
@@ -793,8 +805,9 @@ impl Solver<'_> {
         level: &mut Level,
         below: &mut Work,
     ) -> u32 {
-        if self.config.objective.unit == 0 {
-            // Feasibility: the largest bucket is the likeliest to fail.
+        let obj = &self.config.objective;
+        if obj.unit == 0 && obj.has_penalty() {
+            // A count over a depth: the largest bucket is the likeliest to pay.
             level
                 .buckets
                 .sort_unstable_by_key(|b| std::cmp::Reverse(b.1));
