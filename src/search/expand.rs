@@ -778,9 +778,10 @@ impl Solver<'_> {
     }
 
     /// Searches the buckets, smallest first (a count of answers over a depth, unit 0
-    /// with a penalty: largest first, the likeliest to pay), each with what is left of the cutoff once the
-    /// state's own cost `here` and the other buckets' bounds (`sum_lb` in all) are
-    /// paid: the guess's cost, or a bound at least `cutoff` as soon as one is proved.
+    /// with a penalty: largest first, the likeliest to pay), each with what is left
+    /// of the cutoff once the state's own cost `here` and the other buckets' bounds
+    /// (`sum_lb` in all) are paid: the guess's cost, or a bound at least `cutoff` as
+    /// soon as one is proved.
     ///
     /// Feasibility searched the largest first too until session 56, on the same
     /// reasoning, and lost to smallest first everywhere it was measured (AVX2 path,

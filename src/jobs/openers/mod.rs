@@ -491,7 +491,10 @@ fn opener_buckets(
 /// openers it refutes take a few hundred scans in all (NYT 2023 hard: `danio` 96,
 /// `weigh` 198, `dishy` 472); a feasible opener's witness is what costs: NYT 2023
 /// hard, one thread (session 25), `pelts` 11.3 CPU-s of feasibility against 2.0 of
-/// total, `teels` 10.4 against 3.3, `sigri` 19.6 against 10.8.
+/// total, `teels` 10.4 against 3.3, `sigri` 19.6 against 10.8. Since feasibility
+/// searches a guess's buckets smallest first (session 56, `Solver::search_buckets`'s
+/// doc), `check --max-guesses 6` takes 0.26 CPU-s from `pelts` and 1.06 from
+/// `sigri` (AVX2 path): the budget was not measured again.
 pub const FEASIBILITY_SCANS: u64 = 4096;
 
 /// Eighths of a worker's memory share that `--exact` gives its feasibility solver;
