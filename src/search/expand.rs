@@ -793,7 +793,10 @@ impl Solver<'_> {
     /// small ones settled first are met again, under the other guesses, in the
     /// transposition table (the bucket above: 1.35M table hits against 5k in 1M
     /// states). The total's refutations had shown the same (performance.md, "A
-    /// refutation's buckets searched largest first").
+    /// refutation's buckets searched largest first"). A count over a depth pays
+    /// where its largest bucket pays, and keeps largest first: smallest first made
+    /// `--list wordle check --opener any --min-over 4 --sample 100` (130 openers, one
+    /// thread, AVX2 path, side by side) 0.908 -> 1.843 CPU-s per opener.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn search_buckets(
