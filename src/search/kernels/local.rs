@@ -3,6 +3,7 @@
 //! from a parent's (with AVX-512 VBMI2 by a byte compress, [`compress_rows`]).
 
 use super::{AnswerMajor, LANES};
+#[cfg(any(target_arch = "x86_64", test))]
 use crate::game::table::Simd;
 use crate::game::{AnswerId, GuessId};
 use crate::search::scan::letters::{LaneKeys, Shape};

@@ -229,12 +229,14 @@ fn presence_sliced(
 
 /// The most candidates [`pairwise_avx2`] takes (its rows held on the stack): past it
 /// the byte-sliced pass is cheaper over every slice.
+#[cfg(target_arch = "x86_64")]
 const PAIRWISE_MAX: usize = 3 * SLICES + 6;
 
 /// Whether the AVX2 kernel takes `n` candidates pairwise ([`pairwise_avx2`]):
 /// a candidate costs a compare and an OR per earlier one there (about `n` steps per
 /// candidate), where the byte-sliced pass costs three per slice in `slices` and about
 /// five more.
+#[cfg(target_arch = "x86_64")]
 fn pairwise(n: usize, slices: u32) -> bool {
     n <= 3 * slices.count_ones() as usize + 6
 }
@@ -242,6 +244,7 @@ fn pairwise(n: usize, slices: u32) -> bool {
 /// The pairwise kernels' result for `n` candidates, and the byte-sliced ones' through
 /// [`sliced_splits`]: per lane its repeats and whether some candidate showed all green
 /// (nonzero `green`), the wanted lanes under the limit.
+#[cfg(target_arch = "x86_64")]
 fn pairwise_splits(
     n: usize,
     repeats: &[u8; LANES],
@@ -380,6 +383,7 @@ pub(super) enum Rows<'a> {
         /// The window's lanes, padded with its first lane (whose results past
         /// `len` are not wanted).
         at: [u8; LANES],
+        #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
         len: usize,
         offsets: &'a [usize],
     },

@@ -92,6 +92,7 @@ const CAPPED_SUMS: [u64; CAP_MAX + 1] = {
 /// of `sense musks venge howks krubi spiny`, forced avx2, one thread, the same
 /// states; AMD EPYC Zen 4): against 8, the vector form for every word (0) 1.032x the
 /// CPU time, from 24 lanes 1.020x.
+#[cfg(target_arch = "x86_64")]
 const SPARSE_LANES: u32 = 8;
 
 /// A guess's letters and which of them it holds once (a bit per position), computed
